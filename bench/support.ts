@@ -1,0 +1,122 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { freePort } from '../test/support/daemon.js';
+
+/** Shared benchmark plumbing: the bare route every figure is divided by, the daemon, the load. */
+
+export const ROOT = path.resolve(import.meta.dirname, '..');
+export const ADMIN_KEY = 'bench-platform-key-0123456789abcdef';
+export const PG_ADMIN_URL =
+  process.env.COMPLY_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface LoadResult {
+  name: string;
+  requestsPerSec: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+export async function load(
+  name: string,
+  options: {
+    url: string;
+    connections?: number;
+    duration?: number;
+    headers?: Record<string, string>;
+    method?: 'GET' | 'POST';
+    body?: string;
+  },
+): Promise<LoadResult> {
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections ?? 16,
+    duration: options.duration ?? 5,
+    headers: options.headers,
+    method: options.method ?? 'GET',
+    body: options.body,
+  });
+  return {
+    name,
+    requestsPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+/** The machine's HTTP ceiling: a Fastify route that returns a constant body. */
+export async function startBareRoute(): Promise<{ url: string; close: () => Promise<void> }> {
+  const app = Fastify({ logger: false });
+  const body = { controls: [{ controlId: 'A.2.2', title: 'AI policy' }], total: 1 };
+  app.get('/bare', async () => body);
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  return { url: `${address}/bare`, close: () => app.close() };
+}
+
+export async function createBenchDatabase(name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  await client.query(`drop database if exists ${name} with (force)`);
+  await client.query(`create database ${name}`);
+  await client.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** `comply serve` in its own process, so that the load generator does not share its event loop. */
+export async function startDaemon(
+  env: Record<string, string>,
+): Promise<{ url: string; process: ChildProcess; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(path.join(ROOT, 'bin/comply'), ['serve'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      COMPLY_ADMIN_KEY: ADMIN_KEY,
+      LOG_LEVEL: 'warn',
+      COMPLY_RATE_LIMIT_MAX: '10000000',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i += 1) {
+    if (
+      await fetch(`${url}/readyz`)
+        .then((res) => res.ok)
+        .catch(() => false)
+    )
+      break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    url,
+    process: child,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export function report(bare: LoadResult, results: LoadResult[]): void {
+  const rows = [bare, ...results].map((r) => ({
+    route: r.name,
+    'req/s': r.requestsPerSec,
+    'ratio vs bare': `${((100 * r.requestsPerSec) / bare.requestsPerSec).toFixed(1)} %`,
+    'p50 ms': r.p50,
+    'p99 ms': r.p99,
+    'non-2xx': r.non2xx,
+    errors: r.errors,
+  }));
+  console.table(rows);
+}

@@ -1,0 +1,143 @@
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { aiSystemRoutes } from './ai-systems/ai-systems.routes.js';
+import { attestationRoutes } from './attestations/attestations.routes.js';
+import { keyRoutes } from './auth/keys.routes.js';
+import { KeyResolver } from './auth/keys.service.js';
+import { OrgReadCache } from './cache/org-read-cache.js';
+import { complianceRoutes } from './compliance/compliance.routes.js';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { controlRoutes } from './controls/controls.routes.js';
+import { cteRoutes } from './cte/cte.routes.js';
+import type { Database } from './db.js';
+import { AppError } from './errors.js';
+import { evidenceRoutes } from './evidence/evidence.routes.js';
+import { exportRoutes } from './exports/export.routes.js';
+import { healthRoutes } from './health/health.routes.js';
+import type { JobRunner } from './jobs/jobs.js';
+import { orgRoutes } from './orgs/orgs.routes.js';
+import { registerAuth } from './plugins/auth.js';
+import { registerErrorHandler } from './plugins/error-handler.js';
+import { sidecarKeyRoutes } from './sidecars/sidecar-keys.routes.js';
+
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+export const API_PREFIX = '/api/v1';
+
+export interface BuildAppOptions {
+  config: Readonly<Config>;
+  db: Database;
+  jobs: JobRunner;
+  /** Shared rate-limit counters across daemon instances. */
+  redis?: Redis | null;
+  /** The process's logger; tests leave it out and get a quiet one. */
+  logger?: FastifyBaseLogger;
+}
+
+/**
+ * Bodies are validated strictly (a string is not a boolean); query strings and paths are text by
+ * nature, so they are coerced to the declared types.
+ */
+function buildValidators() {
+  const options = { allErrors: false, strict: false, useDefaults: true, removeAdditional: false } as const;
+  const body = new Ajv({ ...options, coerceTypes: false });
+  const params = new Ajv({ ...options, coerceTypes: 'array' });
+  addFormats(body);
+  addFormats(params);
+  return { body, params };
+}
+
+/** Builds the daemon's HTTP app without listening: the server entry listens, tests inject. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, db, jobs } = options;
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: { level: config.logLevel } }),
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+    ajv: { customOptions: {} },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const validators = buildValidators();
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? validators.body : validators.params).compile(schema),
+  );
+
+  registerErrorHandler(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'comply API',
+        version: '1.0.0',
+        description:
+          'Compliance management for organizations that run AI systems (Management API under /api/v1) ' +
+          'and the Compliance Topology Engine (/api/v1/cte). Every error uses the envelope ' +
+          '{"error":{"code","message","details"}}; lists are objects; timestamps are ISO 8601 UTC.',
+      },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key' } },
+      },
+      security: [{ bearer: [] }],
+    },
+  });
+
+  const keys = new KeyResolver(db.em, config.adminKey);
+  registerAuth(app, keys);
+
+  await app.register(rateLimit, {
+    global: true,
+    hook: 'preParsing',
+    max: config.rateLimit.max,
+    timeWindow: config.rateLimit.windowMs,
+    redis: options.redis ?? undefined,
+    nameSpace: 'comply:rate:',
+    // Shared counters must not become a single point of failure: if Redis is down, serve.
+    skipOnError: true,
+    keyGenerator: (request) => request.principal?.keyId ?? request.ip,
+    allowList: (request) => request.routeOptions.config.public === true,
+    errorResponseBuilder: (_request, context) =>
+      new AppError(
+        'RATE_LIMITED',
+        `Rate limit of ${context.max} requests per ${context.after} exceeded`,
+        { limit: context.max, retryAfterSeconds: Math.ceil(context.ttl / 1000) },
+        { 'retry-after': String(Math.ceil(context.ttl / 1000)) },
+      ),
+  });
+
+  const readCache = new OrgReadCache(options.redis ?? null);
+  readCache.start();
+  app.addHook('onClose', () => readCache.close());
+  // Every write to an org goes through a route under /orgs/{orgId}; by the time its response is being
+  // sent the write has committed, so this one hook keeps every cached read of the org exact.
+  app.addHook('onSend', async (request) => {
+    const orgId = (request.params as { orgId?: string } | undefined)?.orgId;
+    if (orgId !== undefined && request.method !== 'GET' && request.method !== 'HEAD')
+      readCache.invalidate(orgId);
+  });
+  const ctx: AppContext = { config, db, jobs, keys, readCache, log: app.log };
+  await app.register(healthRoutes, { ctx });
+  await app.register(
+    async (api) => {
+      await api.register(orgRoutes, { ctx });
+      await api.register(keyRoutes, { ctx });
+      await api.register(controlRoutes, { ctx });
+      await api.register(evidenceRoutes, { ctx });
+      await api.register(complianceRoutes, { ctx });
+      await api.register(aiSystemRoutes, { ctx });
+      await api.register(sidecarKeyRoutes, { ctx });
+      await api.register(attestationRoutes, { ctx });
+      await api.register(exportRoutes, { ctx });
+      await api.register(cteRoutes, { ctx, prefix: '/cte' });
+    },
+    { prefix: API_PREFIX },
+  );
+  return app;
+}

@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+
+/**
+ * The attestation wire format, shared by the daemon and by sidecars (through the client module): it
+ * imports nothing from the server.
+ */
+
+export type AttestationLevel = 'L0' | 'L2';
+
+export interface AttestationSignature {
+  alg: 'Ed25519';
+  keyId: string;
+  /** Base64 of the 64 signature bytes. */
+  value: string;
+}
+
+export interface AttestationBody {
+  attestationId?: string;
+  level: AttestationLevel;
+  epochId: string;
+  systemId?: string;
+  controlIds: string[];
+  /** ISO 8601 UTC with milliseconds, as `Date.prototype.toISOString()` writes it. */
+  timestamp: string;
+  claims: Record<string, unknown>;
+  signature?: AttestationSignature;
+}
+
+/** An attestation as the daemon stores and returns it. */
+export interface AttestationRecord {
+  attestationId: string;
+  level: AttestationLevel;
+  epochId: string;
+  systemId: string | null;
+  controlIds: string[];
+  timestamp: string;
+  claims: Record<string, unknown>;
+  signature: AttestationSignature | null;
+  /** SHA-256 (hex) of the signed content: the body as posted, without `signature`. */
+  contentHash: string;
+  /** True when the body carried no attestationId: the signed content then has none either. */
+  serverAssignedId: boolean;
+  receivedAt: string;
+}
+
+/**
+ * RFC 8785 canonical JSON of the body without its signature: the exact text an L2 signature covers and
+ * `contentHash` digests. Throws on values JSON cannot carry faithfully (lone surrogates, NaN).
+ */
+export function signedContent(body: Omit<AttestationBody, 'signature'> & { signature?: unknown }): string {
+  const { signature: _signature, ...content } = body;
+  const text = canonicalize(content);
+  if (text === undefined) throw new TypeError('The attestation has no JSON representation');
+  return text;
+}
+
+export const contentHashOf = (content: string) => createHash('sha256').update(content).digest('hex');
+
+/** Rebuilds the signed content of a stored record, so that anyone can check its hash and signature. */
+export function contentOfRecord(record: AttestationRecord): AttestationBody {
+  return {
+    ...(record.serverAssignedId ? {} : { attestationId: record.attestationId }),
+    level: record.level,
+    epochId: record.epochId,
+    ...(record.systemId === null ? {} : { systemId: record.systemId }),
+    controlIds: record.controlIds,
+    timestamp: record.timestamp,
+    claims: record.claims,
+  };
+}

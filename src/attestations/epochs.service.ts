@@ -1,0 +1,71 @@
+import { IsolationLevel } from '@mikro-orm/core';
+import type { Static } from 'typebox';
+import type { Em } from '../db.js';
+import { resourceNotFound } from '../errors.js';
+import type { EpochSchema } from './attestations.schemas.js';
+import { MerkleTreeBuilder } from './epoch.merkle.js';
+
+export type EpochSummary = Static<typeof EpochSchema>;
+
+const CHUNK = 5000;
+
+interface EpochRow {
+  attestation_id: string;
+  attested_at: Date | string;
+  level: 'L0' | 'L2';
+  content_hash: string;
+}
+
+export const MERKLE_DESCRIPTION = {
+  algorithm:
+    'RFC 6962 Merkle Tree Hash over SHA-256 (leaf = SHA-256(0x00 || data), node = SHA-256(0x01 || left || right))',
+  leaves: "the 32 bytes of each attestation's contentHash",
+  order: 'timestamp ascending, then attestationId ascending (byte order)',
+};
+
+/**
+ * Count, time span and Merkle root of an epoch. The rows stream through in chunks inside one
+ * repeatable-read transaction, so the figures describe one consistent snapshot however long it takes
+ * and however many attestations arrive meanwhile.
+ */
+export async function summarizeEpoch(em: Em, orgId: string, epochId: string): Promise<EpochSummary> {
+  return em.transactional(
+    async (tx) => {
+      const tree = new MerkleTreeBuilder();
+      const levels = { L0: 0, L2: 0 };
+      let first: Date | null = null;
+      let last: { time: Date; attestationId: string } | null = null;
+      for (;;) {
+        const after: string = last ? 'and (attested_at, attestation_id) > (?, ?)' : '';
+        const rows: EpochRow[] = await tx.execute<EpochRow[]>(
+          `select attestation_id, attested_at, level, content_hash from attestations
+           where org_id = ? and epoch_id = ? ${after}
+           order by attested_at, attestation_id limit ?`,
+          [orgId, epochId, ...(last ? [last.time, last.attestationId] : []), CHUNK],
+        );
+        for (const row of rows) {
+          tree.push(Buffer.from(row.content_hash, 'hex'));
+          levels[row.level] += 1;
+        }
+        const tail: EpochRow | undefined = rows.at(-1);
+        if (tail) {
+          first ??= new Date(rows[0].attested_at);
+          last = { time: new Date(tail.attested_at), attestationId: tail.attestation_id };
+        }
+        if (rows.length < CHUNK) break;
+      }
+      if (!first || !last) throw resourceNotFound('Epoch', { epochId });
+      return {
+        orgId,
+        epochId,
+        count: tree.size,
+        levels,
+        firstTimestamp: first.toISOString(),
+        lastTimestamp: last.time.toISOString(),
+        merkleRoot: tree.root().toString('hex'),
+        merkle: MERKLE_DESCRIPTION,
+      };
+    },
+    { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
+  );
+}

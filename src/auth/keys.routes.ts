@@ -1,0 +1,82 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../context.js';
+import { requireOrg } from '../orgs/orgs.service.js';
+import { errorResponses, OrgIdParam } from '../schemas.js';
+import type { ApiKey } from './api-key.entity.js';
+import { CreatedKeySchema, CreateKeyBody, KeyListSchema, KeyParams } from './keys.schemas.js';
+import { createKey, listKeys, revokeKey } from './keys.service.js';
+
+const keyView = (key: ApiKey) => ({
+  keyId: key.keyId,
+  orgId: key.orgId ?? null,
+  name: key.name ?? null,
+  scopes: key.scopes,
+  createdAt: key.createdAt.toISOString(),
+  revokedAt: key.revokedAt ? key.revokedAt.toISOString() : null,
+});
+
+export const keyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.post(
+    '/orgs/:orgId/keys',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags: ['keys'],
+        summary: 'Issue an API key for an organization (the secret is returned once)',
+        params: OrgIdParam,
+        body: CreateKeyBody,
+        response: { 201: CreatedKeySchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const em = ctx.db.em();
+      await requireOrg(em, request.params.orgId);
+      const key = await createKey(em, { orgId: request.params.orgId, ...request.body });
+      request.log.info({ keyId: key.keyId, orgId: key.orgId, scopes: key.scopes }, 'api key created');
+      return reply
+        .status(201)
+        .header('location', `${request.url}/${key.keyId}`)
+        .send({ ...key, createdAt: key.createdAt.toISOString() });
+    },
+  );
+
+  app.get(
+    '/orgs/:orgId/keys',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags: ['keys'],
+        summary: "An organization's API keys (never their secrets)",
+        params: OrgIdParam,
+        response: { 200: KeyListSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const em = ctx.db.em();
+      await requireOrg(em, request.params.orgId);
+      return { keys: (await listKeys(em, request.params.orgId)).map(keyView) };
+    },
+  );
+
+  app.delete(
+    '/orgs/:orgId/keys/:keyId',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags: ['keys'],
+        summary: 'Revoke an API key; it is refused from then on',
+        params: KeyParams,
+        response: { 204: Type.Null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const em = ctx.db.em();
+      await requireOrg(em, request.params.orgId);
+      await revokeKey(em, request.params.orgId, request.params.keyId);
+      ctx.keys.evict(request.params.keyId);
+      request.log.info({ keyId: request.params.keyId }, 'api key revoked');
+      return reply.status(204).send(null);
+    },
+  );
+};

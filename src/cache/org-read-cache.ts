@@ -1,0 +1,107 @@
+import type { FastifyReply } from 'fastify';
+import type { Redis } from 'ioredis';
+
+const CHANNEL = 'comply:org-invalidate';
+
+interface Entry {
+  body: string;
+  /** Epoch ms after which the entry is stale by itself (evidence expiring), or Infinity. */
+  validUntil: number;
+}
+
+export interface Computed<T> {
+  value: T;
+  validUntil?: number;
+}
+
+/**
+ * Serialized responses of an org's hot read routes (its controls, its score), kept until a write to the
+ * org invalidates them. Writers invalidate after their transaction commits; a read that began before an
+ * invalidation never stores its (possibly older) result, so no stale entry survives a write.
+ *
+ * With Redis, invalidations are broadcast so that every daemon instance drops its copy. While this
+ * instance is not subscribed it could miss another's broadcast, so it then reads through without caching,
+ * and it forgets everything when the subscription comes back.
+ */
+export class OrgReadCache {
+  private readonly entries = new Map<string, Map<string, Entry>>();
+  private readonly generations = new Map<string, number>();
+  /** Bumped when every entry is dropped at once. */
+  private epoch = 0;
+  private subscriber: Redis | null = null;
+
+  constructor(private readonly redis: Redis | null = null) {}
+
+  /** Subscribes to other instances' invalidations in the background; Redis being down delays nothing. */
+  start(): void {
+    if (!this.redis) return;
+    const subscriber = this.redis.duplicate({
+      enableOfflineQueue: true,
+      maxRetriesPerRequest: null,
+      lazyConnect: false,
+    });
+    this.subscriber = subscriber;
+    subscriber.on('message', (_channel, orgId: string) => this.drop(orgId));
+    subscriber.on('error', () => {});
+    subscriber.on('ready', () => this.clear());
+    subscriber.subscribe(CHANNEL).catch(() => {});
+  }
+
+  private usable(): boolean {
+    return this.redis === null || this.subscriber?.status === 'ready';
+  }
+
+  async get<T>(
+    orgId: string,
+    key: string,
+    compute: () => Promise<Computed<T>>,
+    serialize: (value: T) => string,
+  ): Promise<string> {
+    const usable = this.usable();
+    const hit = usable ? this.entries.get(orgId)?.get(key) : undefined;
+    if (hit && hit.validUntil > Date.now()) return hit.body;
+    const generation = this.generations.get(orgId) ?? 0;
+    const epoch = this.epoch;
+    const { value, validUntil = Number.POSITIVE_INFINITY } = await compute();
+    const body = serialize(value);
+    if (
+      usable &&
+      this.usable() &&
+      epoch === this.epoch &&
+      (this.generations.get(orgId) ?? 0) === generation
+    ) {
+      let org = this.entries.get(orgId);
+      if (!org) {
+        org = new Map();
+        this.entries.set(orgId, org);
+      }
+      org.set(key, { body, validUntil });
+    }
+    return body;
+  }
+
+  private drop(orgId: string): void {
+    this.generations.set(orgId, (this.generations.get(orgId) ?? 0) + 1);
+    this.entries.delete(orgId);
+  }
+
+  private clear(): void {
+    this.epoch += 1;
+    this.entries.clear();
+  }
+
+  invalidate(orgId: string): void {
+    this.drop(orgId);
+    // Best effort: a lost broadcast must not fail the write that already committed.
+    this.redis?.publish(CHANNEL, orgId).catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    this.subscriber?.disconnect();
+  }
+}
+
+/** Sends a body serialized earlier by the route's own response serializer; strings go out as they are. */
+export function sendSerialized(reply: FastifyReply, body: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(body);
+}

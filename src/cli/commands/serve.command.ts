@@ -1,0 +1,21 @@
+import type { Command } from 'commander';
+import { loadConfig } from '../../config.js';
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('run the daemon (PGlite in COMPLY_DATA_DIR, or PostgreSQL with DATABASE_URL)')
+    .action(async () => {
+      const config = loadConfig();
+      // Loaded on demand so that the HTTP-only commands start fast.
+      const { startServer } = await import('../../server.js');
+      const server = await startServer(config);
+      const stop = async (signal: string) => {
+        server.app.log.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
+        await server.close();
+        process.exit(0);
+      };
+      process.once('SIGTERM', () => void stop('SIGTERM'));
+      process.once('SIGINT', () => void stop('SIGINT'));
+    });
+}

@@ -1,0 +1,63 @@
+import { render } from 'ink';
+import { createElement } from 'react';
+import { Progress } from './ui/spinner.js';
+import { plainTable, Table, type TableData } from './ui/table.js';
+
+export interface OutputOptions {
+  json?: boolean;
+}
+
+/** Colour, tables and spinners only for a person at a terminal; pipes and CI get plain, stable text. */
+export const interactive = (stream: NodeJS.WriteStream) => Boolean(stream.isTTY) && !process.env.CI;
+
+export interface Printable {
+  /** What `--json` prints: the API's own response, unchanged. */
+  data: unknown;
+  table?: TableData;
+  text?: string;
+}
+
+export function print(options: OutputOptions, result: Printable): void {
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(result.data, null, 2)}\n`);
+    return;
+  }
+  if (result.text !== undefined) process.stdout.write(`${result.text}\n`);
+  if (!result.table) return;
+  if (interactive(process.stdout)) {
+    const instance = render(createElement(Table, { data: result.table }), { patchConsole: false });
+    instance.unmount();
+  } else {
+    process.stdout.write(`${plainTable(result.table)}\n`);
+  }
+}
+
+/** Shows a spinner on a terminal while `work` runs; silent in pipes and with --json. */
+export async function withProgress<T>(
+  options: OutputOptions,
+  label: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (options.json || !interactive(process.stderr)) return work();
+  const instance = render(createElement(Progress, { label }), {
+    stdout: process.stderr,
+    patchConsole: false,
+  });
+  try {
+    return await work();
+  } finally {
+    instance.clear();
+    instance.unmount();
+  }
+}
+
+/** Key–value lines for one resource. */
+export function describe(entries: Record<string, unknown>): string {
+  const width = Math.max(...Object.keys(entries).map((key) => key.length));
+  return Object.entries(entries)
+    .map(
+      ([key, value]) =>
+        `${key.padEnd(width)}  ${value === null || value === undefined ? '-' : String(value)}`,
+    )
+    .join('\n');
+}

@@ -1,0 +1,17 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { KeyResolver } from './auth/keys.service.js';
+import type { OrgReadCache } from './cache/org-read-cache.js';
+import type { Config } from './config.js';
+import type { Database } from './db.js';
+import type { JobRunner } from './jobs/jobs.js';
+
+/** What feature routes may use: passed explicitly to each feature's route plugin. */
+export interface AppContext {
+  config: Readonly<Config>;
+  db: Database;
+  jobs: JobRunner;
+  keys: KeyResolver;
+  /** Serialized hot reads per org; writers invalidate the org after their commit. */
+  readCache: OrgReadCache;
+  log: FastifyBaseLogger;
+}

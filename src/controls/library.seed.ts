@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import type { Em } from '../db.js';
+
+export interface LibraryControl {
+  controlId: string;
+  domain: string;
+  title: string;
+  description: string;
+}
+
+export interface ControlLibrary {
+  standard: string;
+  domains: { id: string; title: string }[];
+  controls: LibraryControl[];
+}
+
+let library: ControlLibrary | undefined;
+
+/** The ISO/IEC 42001:2023 Annex A library shipped in fixtures/. */
+export function controlLibrary(): ControlLibrary {
+  library ??= JSON.parse(
+    readFileSync(new URL('../../fixtures/iso42001-controls.json', import.meta.url), 'utf8'),
+  ) as ControlLibrary;
+  return library;
+}
+
+export const DOMAIN_IDS = () => controlLibrary().domains.map((domain) => domain.id);
+
+/** Upserts the library in one statement; safe to run at every start. New controls reach existing orgs too. */
+export async function seedControlLibrary(em: Em): Promise<void> {
+  const { domains, controls } = controlLibrary();
+  const domainTitle = new Map(domains.map((domain) => [domain.id, domain.title]));
+  await em.transactional(async (tx) => {
+    await tx.execute(
+      `insert into controls (control_id, domain, domain_title, title, description, sort_order)
+       values ${controls.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
+       on conflict (control_id) do update set domain = excluded.domain, domain_title = excluded.domain_title,
+         title = excluded.title, description = excluded.description, sort_order = excluded.sort_order
+       where (controls.domain, controls.domain_title, controls.title, controls.description, controls.sort_order)
+         is distinct from (excluded.domain, excluded.domain_title, excluded.title, excluded.description, excluded.sort_order)`,
+      controls.flatMap((control, index) => [
+        control.controlId,
+        control.domain,
+        domainTitle.get(control.domain) ?? control.domain,
+        control.title,
+        control.description,
+        index,
+      ]),
+    );
+    await tx.execute(
+      `insert into org_controls (org_id, control_id, status, applicable, updated_at)
+       select o.org_id, c.control_id, 'not_started', true, o.created_at from orgs o cross join controls c
+       on conflict do nothing`,
+    );
+  });
+}

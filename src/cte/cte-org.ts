@@ -1,0 +1,28 @@
+/** Which organization a CTE request analyses: a tenant key's own, or the `orgId` a platform key names. */
+import type { FastifyRequest } from 'fastify';
+import { isPlatform } from '../auth/scopes.js';
+import type { Em } from '../db.js';
+import { badRequest, forbidden } from '../errors.js';
+import { requireOrg } from '../orgs/orgs.service.js';
+import { principalOf } from '../plugins/auth.js';
+
+export async function analysedOrg(
+  em: Em,
+  request: FastifyRequest,
+  orgId: string | undefined,
+): Promise<string> {
+  const principal = principalOf(request);
+  if (!isPlatform(principal)) {
+    if (orgId !== undefined && orgId !== principal.orgId) {
+      throw forbidden('This API key belongs to another organization', { orgId });
+    }
+    return principal.orgId as string;
+  }
+  if (orgId === undefined) {
+    throw badRequest('A platform key must name the organization to analyse: add ?orgId=<orgId>', {
+      fields: [{ field: 'querystring.orgId', message: 'is required with a platform key' }],
+    });
+  }
+  await requireOrg(em, orgId);
+  return orgId;
+}

@@ -1,0 +1,88 @@
+/** Shapes of the framework library shipped in fixtures/frameworks and of imported catalogs. */
+
+export type FrameworkKind = 'standard' | 'regulation' | 'guidance' | 'catalog';
+
+/**
+ * A typed, machine-comparable parameter of a requirement. Durations are ISO 8601 (`P6M`, `PT72H`);
+ * qualitative-only values ("without undue delay") have `value: null` and a `qualitative` text.
+ * `subject` names what the parameter constrains (e.g. `logs`, `personal-data`, `technical-documentation`)
+ * and `event` the triggering event of a deadline (e.g. `serious-incident`, `personal-data-breach`), so that
+ * parameters of different frameworks about the same thing can be compared.
+ */
+export interface RequirementParameter {
+  type: string;
+  value: string | number | null;
+  subject?: string;
+  event?: string;
+  recipient?: string;
+  unit?: string;
+  qualitative?: string;
+  note?: string;
+}
+
+export interface Requirement {
+  id: string;
+  domain?: string;
+  title: string;
+  description: string;
+  /** true for legally binding obligations (regulations), false for voluntary standards/guidance. */
+  legal: boolean;
+  parameters?: RequirementParameter[];
+  /** Roles a legal obligation applies to (e.g. `provider`, `deployer`, `controller`). */
+  appliesTo?: string[];
+  /** Topic tags (e.g. `logging`, `transparency`, `data-governance`) used for search and conflict finding. */
+  topics?: string[];
+}
+
+export interface FrameworkDomain {
+  id: string;
+  title: string;
+}
+
+export interface Framework {
+  id: string;
+  name: string;
+  version: string;
+  publisher: string;
+  kind: FrameworkKind;
+  /** Present only for frameworks that group requirements into domains (themes, categories). */
+  domains?: FrameworkDomain[];
+  requirements: Requirement[];
+}
+
+export type Relationship = 'equal' | 'subset' | 'superset' | 'intersect';
+
+export interface RequirementRef {
+  frameworkId: string;
+  requirementId: string;
+}
+
+/** `source RELATIONSHIP target`, e.g. `source subset target`: the source's scope is inside the target's. */
+export interface CrosswalkEdge {
+  source: RequirementRef;
+  target: RequirementRef;
+  relationship: Relationship;
+  /** Where the edge comes from (`nist-airc-crosswalk`, `ai-act-cross-reference`, `analyst`, ...). */
+  origin: string;
+  inferred: boolean;
+  confidence?: 'high' | 'medium' | 'low';
+  rationale?: string;
+}
+
+export type ConflictKind = 'contradiction' | 'tension' | 'overlap';
+export type ConflictSeverity = 'high' | 'medium' | 'low';
+
+export interface ConflictRequirementRef extends RequirementRef {
+  parameter?: string;
+}
+
+export interface Conflict {
+  conflictId: string;
+  kind: ConflictKind;
+  severity: ConflictSeverity;
+  requirements: ConflictRequirementRef[];
+  description: string;
+  resolution: string;
+  /** `curated` for fixtures/conflicts.json entries, `computed` for those derived from parameters. */
+  source: 'curated' | 'computed';
+}

@@ -1,0 +1,69 @@
+/**
+ * The library every CTE route analyses: the built-in frameworks plus the catalogs imported into the
+ * database. Each request asks the database for the imported set's ids and hashes (one small query), so an
+ * import made through any daemon instance is seen by all; the merged library is rebuilt only when that
+ * set changes.
+ */
+import type { Em } from '../db.js';
+import { resourceNotFound } from '../errors.js';
+import type { Framework } from './framework.types.js';
+import { loadStoredFrameworks, type StoredFrameworkRef, storedFrameworkRefs } from './frameworks.store.js';
+import {
+  BUILTIN_FRAMEWORK_IDS,
+  extendLibrary,
+  type FrameworkLibrary,
+  loadBuiltinLibrary,
+} from './library.js';
+
+export interface CurrentLibrary {
+  library: FrameworkLibrary;
+  /** Names the library's content: equal revisions mean equal libraries. */
+  revision: string;
+  importedIds: ReadonlySet<string>;
+}
+
+const revisionOf = (refs: readonly StoredFrameworkRef[]) =>
+  `builtin;${refs.map((ref) => `${ref.frameworkId}:${ref.contentHash}`).join(',')}`;
+
+let current: CurrentLibrary | undefined;
+let loading: { revision: string; promise: Promise<CurrentLibrary> } | undefined;
+
+async function loadLibrary(em: Em): Promise<CurrentLibrary> {
+  const stored = await loadStoredFrameworks(em);
+  const builtin = new Set<string>(BUILTIN_FRAMEWORK_IDS);
+  // A stored framework never shadows a built-in one (the import route refuses those ids).
+  const imported = stored.filter((row) => !builtin.has(row.frameworkId));
+  return {
+    library: extendLibrary(loadBuiltinLibrary(), { frameworks: imported.map((row) => row.framework) }),
+    revision: revisionOf(stored),
+    importedIds: new Set(imported.map((row) => row.frameworkId)),
+  };
+}
+
+/** The current library; rebuilt once when the imported frameworks changed. */
+export async function currentLibrary(em: Em): Promise<CurrentLibrary> {
+  const revision = revisionOf(await storedFrameworkRefs(em));
+  if (current?.revision === revision) return current;
+  let entry = loading;
+  if (entry?.revision !== revision) {
+    const started = { revision, promise: loadLibrary(em) };
+    loading = entry = started;
+    started.promise
+      .then((loaded) => {
+        // An older load finishing late must not replace a newer library.
+        if (loading === started) current = loaded;
+      })
+      .catch(() => {})
+      .finally(() => {
+        if (loading === started) loading = undefined;
+      });
+  }
+  // Content and revision come from one read, so a library is never paired with another's revision.
+  return entry.promise;
+}
+
+export function requireFramework(library: FrameworkLibrary, frameworkId: string): Framework {
+  const framework = library.framework(frameworkId);
+  if (!framework) throw resourceNotFound('Framework', { frameworkId });
+  return framework;
+}

@@ -1,0 +1,177 @@
+/**
+ * The framework library: the built-in frameworks, crosswalk edges and curated conflicts from `fixtures/`,
+ * indexed for lookup. A library is immutable; `extendLibrary` returns a new one, so analyses cached per
+ * library object (graph adjacency, pairwise coverage, embeddings) stay valid.
+ */
+import { readFileSync } from 'node:fs';
+import type { Conflict, CrosswalkEdge, Framework, Requirement, RequirementRef } from './framework.types.js';
+
+export const BUILTIN_FRAMEWORK_IDS = ['iso-42001', 'nist-ai-rmf', 'eu-ai-act', 'iso-27001', 'gdpr'] as const;
+
+/** The framework whose control statuses an organization maintains and from which coverage propagates. */
+export const BASE_FRAMEWORK_ID = 'iso-42001';
+
+export class UnknownFrameworkError extends Error {
+  constructor(readonly frameworkId: string) {
+    super(`Framework not found: ${frameworkId}`);
+    this.name = 'UnknownFrameworkError';
+  }
+}
+
+export interface FrameworkLibrary {
+  /** In load order: built-in frameworks first, then imported ones. */
+  readonly frameworks: readonly Framework[];
+  /** Edges whose two ends exist in the library. */
+  readonly edges: readonly CrosswalkEdge[];
+  /** Edges naming a requirement the library does not hold (e.g. ISO management-system clauses). */
+  readonly unresolvedEdges: readonly CrosswalkEdge[];
+  readonly curatedConflicts: readonly Conflict[];
+  framework(frameworkId: string): Framework | undefined;
+  requirement(frameworkId: string, requirementId: string): Requirement | undefined;
+}
+
+export interface LibraryContents {
+  frameworks: readonly Framework[];
+  edges?: readonly CrosswalkEdge[];
+  conflicts?: readonly Conflict[];
+}
+
+/** A compact, collision-free key for a requirement reference. */
+export function requirementKey(frameworkId: string, requirementId: string): string {
+  return `${frameworkId}\u001f${requirementId}`;
+}
+
+export function refKey(ref: RequirementRef): string {
+  return requirementKey(ref.frameworkId, ref.requirementId);
+}
+
+export function parseRequirementKey(key: string): RequirementRef {
+  const separator = key.indexOf('\u001f');
+  return { frameworkId: key.slice(0, separator), requirementId: key.slice(separator + 1) };
+}
+
+/** "EU Artificial Intelligence Act (Regulation (EU) 2024/1689)" → "EU Artificial Intelligence Act". */
+export function shortFrameworkName(name: string): string {
+  return name.replace(/\s*\(.*\)\s*$/, '') || name;
+}
+
+export function createLibrary(contents: LibraryContents): FrameworkLibrary {
+  const byId = new Map<string, Framework>();
+  const requirements = new Map<string, Requirement>();
+  for (const framework of contents.frameworks) {
+    if (byId.has(framework.id)) throw new Error(`Framework ${framework.id} is defined twice`);
+    byId.set(framework.id, framework);
+    for (const requirement of framework.requirements) {
+      const key = requirementKey(framework.id, requirement.id);
+      if (requirements.has(key))
+        throw new Error(`Requirement ${framework.id} ${requirement.id} is defined twice`);
+      requirements.set(key, requirement);
+    }
+  }
+  const edges: CrosswalkEdge[] = [];
+  const unresolvedEdges: CrosswalkEdge[] = [];
+  const seenEdges = new Set<string>();
+  for (const edge of contents.edges ?? []) {
+    const identity = `${refKey(edge.source)}\u001e${refKey(edge.target)}\u001e${edge.relationship}`;
+    if (seenEdges.has(identity)) continue;
+    seenEdges.add(identity);
+    const resolvable = requirements.has(refKey(edge.source)) && requirements.has(refKey(edge.target));
+    (resolvable ? edges : unresolvedEdges).push(edge);
+  }
+  const frameworks = [...contents.frameworks];
+  const conflicts = [...(contents.conflicts ?? [])];
+  return Object.freeze({
+    frameworks,
+    edges,
+    unresolvedEdges,
+    curatedConflicts: conflicts,
+    framework: (frameworkId: string) => byId.get(frameworkId),
+    requirement: (frameworkId: string, requirementId: string) =>
+      requirements.get(requirementKey(frameworkId, requirementId)),
+  });
+}
+
+/**
+ * A new library with extra frameworks (imported catalogs) and edges. A framework whose id is already present
+ * replaces the old one, which makes re-importing a catalog idempotent.
+ */
+export function extendLibrary(
+  base: FrameworkLibrary,
+  extra: {
+    frameworks?: readonly Framework[];
+    edges?: readonly CrosswalkEdge[];
+    conflicts?: readonly Conflict[];
+  },
+): FrameworkLibrary {
+  const replaced = new Set((extra.frameworks ?? []).map((framework) => framework.id));
+  return createLibrary({
+    frameworks: [
+      ...base.frameworks.filter((framework) => !replaced.has(framework.id)),
+      ...(extra.frameworks ?? []),
+    ],
+    edges: [...base.edges, ...base.unresolvedEdges, ...(extra.edges ?? [])],
+    conflicts: [...base.curatedConflicts, ...(extra.conflicts ?? [])],
+  });
+}
+
+export const DEFAULT_FIXTURES_DIR = new URL('../../fixtures/', import.meta.url);
+
+function readJson(url: URL): unknown {
+  try {
+    return JSON.parse(readFileSync(url, 'utf8'));
+  } catch (error) {
+    throw new Error(`Cannot read fixture ${url.pathname}: ${(error as Error).message}`);
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function asFramework(value: unknown, file: string): Framework {
+  if (!isRecord(value) || typeof value.id !== 'string' || !Array.isArray(value.requirements)) {
+    throw new Error(`${file} is not a framework (needs id and requirements)`);
+  }
+  for (const requirement of value.requirements) {
+    if (
+      !isRecord(requirement) ||
+      typeof requirement.id !== 'string' ||
+      typeof requirement.title !== 'string'
+    ) {
+      throw new Error(`${file}: every requirement needs an id and a title`);
+    }
+  }
+  return value as unknown as Framework;
+}
+
+function listOf<T>(value: unknown, key: string, file: string): T[] {
+  if (!isRecord(value) || !Array.isArray(value[key]))
+    throw new Error(`${file} must be an object with a ${key} array`);
+  return value[key] as T[];
+}
+
+/** Reads the built-in library from a fixtures directory (no caching; see `loadBuiltinLibrary`). */
+export function readLibrary(fixturesDir: URL = DEFAULT_FIXTURES_DIR): FrameworkLibrary {
+  const frameworks = BUILTIN_FRAMEWORK_IDS.map((id) =>
+    asFramework(readJson(new URL(`frameworks/${id}.json`, fixturesDir)), `frameworks/${id}.json`),
+  );
+  const edges = listOf<CrosswalkEdge>(
+    readJson(new URL('crosswalk.json', fixturesDir)),
+    'edges',
+    'crosswalk.json',
+  );
+  const conflicts = listOf<Conflict>(
+    readJson(new URL('conflicts.json', fixturesDir)),
+    'conflicts',
+    'conflicts.json',
+  ).map((conflict) => ({ ...conflict, source: 'curated' as const }));
+  return createLibrary({ frameworks, edges, conflicts });
+}
+
+let builtin: FrameworkLibrary | undefined;
+
+/** The built-in library, read from `fixtures/` once per process. */
+export function loadBuiltinLibrary(): FrameworkLibrary {
+  builtin ??= readLibrary();
+  return builtin;
+}

@@ -1,0 +1,271 @@
+import { IsolationLevel } from '@mikro-orm/core';
+import { complianceHistory } from '../compliance/history.service.js';
+import { countStates, scoreOf } from '../compliance/score.js';
+import { getSnapshot, type SnapshotView } from '../compliance/snapshots.service.js';
+import type { Em } from '../db.js';
+import { resourceNotFound } from '../errors.js';
+import type {
+  EvidenceType,
+  ExportAiSystem,
+  ExportControl,
+  ExportEvidence,
+  ExportHistoryPoint,
+  OrgExportData,
+} from './export.types.js';
+
+/** Evidence rows read per query: large enough that 100k rows take a few round trips, small enough to stream. */
+const EVIDENCE_PAGE_SIZE = 20_000;
+
+export interface ExportLoadOptions {
+  /** When the export is produced. */
+  generatedAt: Date;
+  /** Evidence references per control, newest first; all of them when absent (OSCAL). */
+  evidenceLimit?: number;
+  /** Read the score history for the chart (the PDF SoA). */
+  history?: boolean;
+}
+
+type DbInstant = string | Date;
+
+// PostgreSQL's ISO output of a timestamptz: `2026-11-22 10:00:00.123456+00` (fraction and minutes optional).
+const PG_INSTANT = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d+))?([+-]\d\d)(?::?(\d\d))?$/;
+
+/**
+ * A timestamptz as `Date#toISOString` writes it, from the text the driver returns. Parsing it into a
+ * Date and back costs more than the rest of a row; an offset other than UTC takes the slow way.
+ */
+export function isoInstant(value: DbInstant): string {
+  if (value instanceof Date) return value.toISOString();
+  const match = PG_INSTANT.exec(value);
+  if (!match) return new Date(value).toISOString();
+  const [, date, time, fraction = '', hours, minutes = '00'] = match;
+  const millis = fraction.padEnd(3, '0').slice(0, 3);
+  if (hours === '+00' && minutes === '00') return `${date}T${time}.${millis}Z`;
+  return new Date(`${date}T${time}.${millis}${hours}:${minutes}`).toISOString();
+}
+
+/** A control as read from the database, before its evidence is attached. */
+type ControlRow = Omit<ExportControl, 'updatedAt' | 'evidence'> & { updatedAt: DbInstant };
+
+const CONTROL_QUERY = `select c.control_id as "controlId", c.domain, c.domain_title as "domainTitle", c.title,
+    c.description, oc.status, oc.applicable, oc.justification, oc.reviewer,
+    oc.updated_at as "updatedAt", oc.evidence_count::int as "evidenceCount"
+  from org_controls oc join controls c on c.control_id = oc.control_id
+  where oc.org_id = ? order by c.sort_order`;
+
+const EVIDENCE_COLUMNS = `evidence_id as "evidenceId", type, title, description, file_url as "fileUrl",
+  created_at as "createdAt"`;
+
+interface EvidenceRow {
+  evidenceId: string;
+  type: EvidenceType;
+  title: string;
+  description: string | null;
+  fileUrl: string | null;
+  /** Kept as the driver returns it for the keyset: full precision, whatever the session's time zone. */
+  createdAt: DbInstant;
+}
+
+/**
+ * One control's evidence, newest first, read in keyset pages over the `(org, control, created_at desc,
+ * evidence_id desc)` index: only the columns the export shows, no entity hydration.
+ */
+async function readControlEvidence(
+  tx: Em,
+  orgId: string,
+  controlId: string,
+  limit: number,
+): Promise<ExportEvidence[]> {
+  const evidence: ExportEvidence[] = [];
+  let after: EvidenceRow | undefined;
+  while (evidence.length < limit) {
+    const pageSize = Math.min(EVIDENCE_PAGE_SIZE, limit - evidence.length);
+    const rows: EvidenceRow[] = await tx.execute<EvidenceRow[]>(
+      after
+        ? `select ${EVIDENCE_COLUMNS} from evidence where org_id = ? and control_id = ?
+             and (created_at, evidence_id) < (?::timestamptz, ?)
+           order by created_at desc, evidence_id desc limit ?`
+        : `select ${EVIDENCE_COLUMNS} from evidence where org_id = ? and control_id = ?
+           order by created_at desc, evidence_id desc limit ?`,
+      after ? [orgId, controlId, after.createdAt, after.evidenceId, pageSize] : [orgId, controlId, pageSize],
+    );
+    for (const row of rows) {
+      evidence.push({
+        evidenceId: row.evidenceId,
+        controlId,
+        type: row.type,
+        title: row.title,
+        description: row.description,
+        fileUrl: row.fileUrl,
+        createdAt: isoInstant(row.createdAt),
+      });
+    }
+    if (rows.length < pageSize) break;
+    after = rows[rows.length - 1];
+  }
+  return evidence;
+}
+
+async function readAiSystems(tx: Em, orgId: string): Promise<(ExportAiSystem & { updatedAt: DbInstant })[]> {
+  return tx.execute(
+    `select system_id as "systemId", name, description, owner, purpose, risk_level as "riskLevel",
+       lifecycle_stage as "lifecycleStage", updated_at as "updatedAt"
+     from ai_systems where org_id = ? order by lower(name), system_id`,
+    [orgId],
+  );
+}
+
+async function readOrg(em: Em, orgId: string): Promise<OrgExportData['org']> {
+  const [org] = await em.execute<{ orgId: string; name: string; createdAt: DbInstant }[]>(
+    'select org_id as "orgId", name, created_at as "createdAt" from orgs where org_id = ?',
+    [orgId],
+  );
+  if (!org) throw resourceNotFound('Organization', { orgId });
+  return { ...org, createdAt: isoInstant(org.createdAt) };
+}
+
+/** The daily score over the 30 days before `until` (now for live data), oldest first. */
+async function readHistory(em: Em, orgId: string, until?: Date): Promise<ExportHistoryPoint[]> {
+  const query = until
+    ? { from: new Date(until.getTime() - 29 * 86_400_000).toISOString(), to: until.toISOString() }
+    : {};
+  const { history } = await complianceHistory(em, orgId, query);
+  return history.points.map((point) => ({ periodStart: point.periodStart, score: point.score }));
+}
+
+const latest = (instants: Iterable<string>, floor: string) => {
+  let result = floor;
+  for (const instant of instants) if (instant > result) result = instant;
+  return result;
+};
+
+/**
+ * The live compliance state of an org as every export renders it, read in one repeatable-read
+ * transaction so that controls, evidence and AI systems agree with each other and with the score.
+ */
+export async function loadExportData(
+  em: Em,
+  orgId: string,
+  options: ExportLoadOptions,
+): Promise<OrgExportData> {
+  const limit = options.evidenceLimit ?? Number.POSITIVE_INFINITY;
+  const data = await em.transactional(
+    async (tx) => {
+      const org = await readOrg(tx, orgId);
+      const rows = await tx.execute<ControlRow[]>(CONTROL_QUERY, [orgId]);
+      const controls: ExportControl[] = [];
+      for (const row of rows) {
+        const evidence = await readControlEvidence(tx, orgId, row.controlId, limit);
+        controls.push({
+          ...row,
+          updatedAt: isoInstant(row.updatedAt),
+          // Complete lists are counted exactly; capped ones rely on the roll-up kept beside the control.
+          evidenceCount: Number.isFinite(limit)
+            ? Math.max(row.evidenceCount, evidence.length)
+            : evidence.length,
+          evidence,
+        });
+      }
+      const systems = await readAiSystems(tx, orgId);
+      const counts = countStates(controls);
+      const lastModified = latest(
+        [
+          ...controls.map((control) => control.updatedAt),
+          ...controls.map((control) => control.evidence[0]?.createdAt ?? ''),
+          ...systems.map((system) => isoInstant(system.updatedAt)),
+        ],
+        org.createdAt,
+      );
+      return {
+        org,
+        generatedAt: options.generatedAt.toISOString(),
+        lastModified,
+        score: scoreOf(counts),
+        counts,
+        controls,
+        aiSystems: systems.map(({ updatedAt: _updatedAt, ...system }) => system),
+      } satisfies OrgExportData;
+    },
+    { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
+  );
+  return options.history ? { ...data, history: await readHistory(em, orgId) } : data;
+}
+
+/** Fails with 404 "Snapshot not found" unless the org has this snapshot. */
+export async function requireSnapshot(em: Em, orgId: string, snapshotId: string): Promise<void> {
+  const [row] = await em.execute<{ found: number }[]>(
+    'select 1 as found from compliance_snapshots where org_id = ? and snapshot_id = ?',
+    [orgId, snapshotId],
+  );
+  if (!row) throw resourceNotFound('Snapshot', { snapshotId });
+}
+
+/**
+ * The state frozen in a snapshot: statuses, applicability, evidence references, score and counts as
+ * they were. Only what the library defines (domain titles, control summaries) and the org's name are
+ * read as they are now; AI systems are not part of a snapshot and are left out.
+ */
+export async function loadSnapshotExportData(
+  em: Em,
+  orgId: string,
+  snapshotId: string,
+  options: ExportLoadOptions,
+): Promise<OrgExportData> {
+  const snapshot: SnapshotView = await getSnapshot(em, orgId, snapshotId);
+  const org = await readOrg(em, orgId);
+  const library = new Map(
+    (
+      await em.execute<{ controlId: string; domainTitle: string; description: string }[]>(
+        `select control_id as "controlId", domain_title as "domainTitle", description from controls`,
+      )
+    ).map((row) => [row.controlId, row]),
+  );
+  const limit = options.evidenceLimit ?? Number.POSITIVE_INFINITY;
+  const controls: ExportControl[] = snapshot.controls.map((control) => ({
+    controlId: control.controlId,
+    domain: control.domain,
+    domainTitle: library.get(control.controlId)?.domainTitle ?? control.domain,
+    title: control.title,
+    description: library.get(control.controlId)?.description ?? control.title,
+    status: control.status,
+    applicable: control.applicable,
+    justification: control.justification,
+    reviewer: control.reviewer,
+    updatedAt: control.updatedAt,
+    evidenceCount: control.evidenceCount,
+    evidence: control.evidence.slice(0, limit).map((item) => ({
+      evidenceId: item.evidenceId,
+      controlId: control.controlId,
+      type: item.type,
+      title: item.title,
+      description: null,
+      fileUrl: item.fileUrl,
+      createdAt: item.createdAt,
+    })),
+  }));
+  let history: ExportHistoryPoint[] | undefined;
+  if (options.history) {
+    const takenAt = new Date(snapshot.createdAt);
+    // Days that ended before the snapshot, then the snapshot itself: the chart ends on the frozen score.
+    const before = (await readHistory(em, orgId, takenAt)).filter(
+      (point) => Date.parse(point.periodStart) + 86_400_000 <= takenAt.getTime(),
+    );
+    history = [...before, { periodStart: snapshot.createdAt, score: snapshot.score }];
+  }
+  return {
+    org,
+    generatedAt: options.generatedAt.toISOString(),
+    lastModified: snapshot.createdAt,
+    score: snapshot.score,
+    counts: snapshot.counts,
+    history,
+    snapshot: {
+      snapshotId: snapshot.snapshotId,
+      label: snapshot.label,
+      createdAt: snapshot.createdAt,
+      contentHash: snapshot.contentHash,
+    },
+    controls,
+    aiSystems: [],
+  };
+}

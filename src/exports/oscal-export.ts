@@ -1,0 +1,34 @@
+import type { OrgExportData } from './export.types.js';
+import { type ExportArtifact, fileNamePart, yieldToLoop } from './export-artifact.js';
+import { OSCAL_VERSION, writeOscalFiles } from './oscal/index.js';
+import { zipFiles } from './oscal-zip.js';
+
+export const OSCAL_FORMATS = ['json', 'zip'] as const;
+export type OscalFormat = (typeof OSCAL_FORMATS)[number];
+
+function oscalFileName(data: OrgExportData, format: OscalFormat): string {
+  const date = /^\d{4}-\d{2}-\d{2}/.exec(data.generatedAt)?.[0] ?? 'undated';
+  return `oscal-${fileNamePart(data.org.orgId)}-${date}.${format}`;
+}
+
+/**
+ * The organization's OSCAL package as the JSON envelope of the contract or as a zip of its five files.
+ * Nothing invalid leaves: `writeOscalFiles` checks every document and reference and throws an
+ * OscalValidationError otherwise. Large packages give way to other requests as they are written.
+ */
+export async function produceOscalExport(data: OrgExportData, format: OscalFormat): Promise<ExportArtifact> {
+  const files = await writeOscalFiles(data, { pause: yieldToLoop });
+  const fileName = oscalFileName(data, format);
+  if (format === 'zip') {
+    // Dated by the data, not the clock: the same state always zips to the same bytes.
+    const body = await zipFiles(files, new Date(data.lastModified));
+    return { contentType: 'application/zip', fileName, body };
+  }
+  const text = (value: string): Buffer => Buffer.from(value, 'utf8');
+  const envelope = [text(`{"oscal-package":{"oscal-version":${JSON.stringify(OSCAL_VERSION)},"documents":{`)];
+  for (const [i, file] of files.entries()) {
+    envelope.push(text(`${i > 0 ? ',' : ''}${JSON.stringify(file.name)}:`), file.content);
+  }
+  envelope.push(text('}}}'));
+  return { contentType: 'application/json; charset=utf-8', fileName, body: Buffer.concat(envelope) };
+}

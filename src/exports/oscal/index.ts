@@ -1,0 +1,28 @@
+export { COMPLY_PROP_NS, OSCAL_FILES, OSCAL_UUID_NAMESPACE, OSCAL_VERSION } from '../../oscal/constants.js';
+export {
+  OSCAL_DOCUMENT_KINDS,
+  OSCAL_ITEM_SCHEMAS,
+  type OscalDocumentKind,
+  type OscalItemKind,
+  type OscalSchemaError,
+  type OscalValidationResult,
+  validateOscalDocument,
+  validateOscalItem,
+  warmOscalValidators,
+} from '../../oscal/validation.js';
+export type * from './oscal.types.js';
+export { checkOscalConstraints, type OscalConstraintProblem } from './oscal-constraints.js';
+export { type OscalFile, type WriteOscalOptions, writeOscalFiles } from './oscal-files.js';
+export { buildOscalPackage, oscalPackageToZip } from './oscal-package.js';
+export {
+  assertValidOscalPackage,
+  OscalValidationError,
+  validateOscalPackage,
+} from './oscal-package-validation.js';
+export {
+  checkOscalReferences,
+  OSCAL_FILE_ORDER,
+  type OscalFileName,
+  OscalReferenceChecker,
+  type OscalReferenceProblem,
+} from './oscal-references.js';

@@ -1,0 +1,13 @@
+export { renderSoa, soaFileName } from './soa.js';
+export {
+  isSoaFormat,
+  SOA_FORMATS,
+  type SoaDocument,
+  type SoaEvidenceRef,
+  type SoaFormat,
+  type SoaRow,
+  type SoaView,
+  UnknownSoaFormatError,
+} from './soa.types.js';
+export { guardCsvCell, SOA_CSV_COLUMNS } from './soa-csv.renderer.js';
+export { toWinAnsi } from './winansi.js';

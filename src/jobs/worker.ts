@@ -1,0 +1,81 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { pino } from 'pino';
+import { type Config, ConfigError } from '../config.js';
+import { openDatabase } from '../db.js';
+import { warmOscalValidators } from '../oscal/validation.js';
+import { startBullmqWorkers } from './bullmq.worker.js';
+import type { JobDefinition } from './jobs.js';
+import { jobRegistry } from './registry.js';
+
+export interface RunningWorker {
+  /** Stops taking jobs, finishes the running ones, closes the pool. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export interface WorkerOptions {
+  log?: FastifyBaseLogger;
+  prefix?: string;
+  jobs?: readonly JobDefinition[];
+  concurrency?: number;
+}
+
+/** Checks the configuration a worker needs before touching anything. */
+export function checkWorkerConfig(config: Pick<Config, 'redisUrl' | 'databaseUrl'>): { redisUrl: string } {
+  if (!config.redisUrl) {
+    throw new ConfigError(
+      'comply worker needs REDIS_URL. Without Redis the daemon runs every job in its own process, so no worker is needed.',
+    );
+  }
+  if (!config.databaseUrl) {
+    throw new ConfigError(
+      'comply worker needs PostgreSQL (DATABASE_URL). The embedded PGlite database can be opened by one ' +
+        'process only, the daemon, which then runs the jobs itself.',
+    );
+  }
+  return { redisUrl: config.redisUrl };
+}
+
+/** Opens PostgreSQL and serves every registered job from its BullMQ queue. */
+export async function startWorker(
+  config: Readonly<Config>,
+  options: WorkerOptions = {},
+): Promise<RunningWorker> {
+  const { redisUrl } = checkWorkerConfig(config);
+  const log = options.log ?? pino({ level: config.logLevel });
+  const db = await openDatabase(config);
+  const jobs = options.jobs ?? jobRegistry;
+  const pool = startBullmqWorkers({
+    url: redisUrl,
+    db,
+    log,
+    jobs,
+    prefix: options.prefix,
+    concurrency: options.concurrency,
+  });
+  log.info({ jobs: jobs.map((job) => job.name) }, 'comply worker ready');
+  let closing: Promise<void> | undefined;
+  return {
+    close: () => {
+      closing ??= (async () => {
+        await pool.close();
+        await db.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The `comply worker` process: runs until SIGTERM or SIGINT, then finishes running jobs and exits 0. */
+export async function runWorkerProcess(config: Readonly<Config>): Promise<void> {
+  const log = pino({ level: config.logLevel });
+  // Compiling NIST's schemas takes about a second: pay it before taking jobs, not in the first export.
+  warmOscalValidators();
+  const worker = await startWorker(config, { log });
+  const stop = async (signal: string) => {
+    log.info({ signal }, 'shutting down: finishing running jobs');
+    await worker.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}

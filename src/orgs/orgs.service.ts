@@ -1,0 +1,68 @@
+import { countStates, type ScoreCounts, scoreOf } from '../compliance/score.js';
+import type { ControlStatus } from '../controls/org-control.entity.js';
+import type { Em } from '../db.js';
+import { conflict, resourceNotFound } from '../errors.js';
+import { Org } from './org.entity.js';
+
+export interface OrgView {
+  orgId: string;
+  name: string;
+  createdAt: string;
+  compliance: { score: number | null; counts: ScoreCounts; controlCount: number };
+}
+
+// Orgs are never deleted, so an id once seen stays valid: this spares a query on every org-scoped request.
+const knownOrgs = new Set<string>();
+
+export async function requireOrg(em: Em, orgId: string): Promise<void> {
+  if (knownOrgs.has(orgId)) return;
+  const [row] = await em.execute<{ found: number }[]>('select 1 as found from orgs where org_id = ?', [
+    orgId,
+  ]);
+  if (!row) throw resourceNotFound('Organization', { orgId });
+  knownOrgs.add(orgId);
+}
+
+/** Creates the org and gives it every library control: not started, applicable. */
+export async function createOrg(em: Em, input: { orgId: string; name: string }): Promise<OrgView> {
+  await em.transactional(async (tx) => {
+    const inserted = await tx.execute<{ org_id: string }[]>(
+      'insert into orgs (org_id, name, created_at) values (?, ?, ?) on conflict (org_id) do nothing returning org_id',
+      [input.orgId, input.name, new Date()],
+    );
+    if (inserted.length === 0) throw conflict('Organization already exists', { orgId: input.orgId });
+    await tx.execute(
+      `insert into org_controls (org_id, control_id, status, applicable, updated_at)
+       select ?, control_id, 'not_started', true, now() from controls`,
+      [input.orgId],
+    );
+  });
+  knownOrgs.add(input.orgId);
+  return getOrg(em, input.orgId);
+}
+
+async function summarize(em: Em, orgId: string): Promise<OrgView['compliance']> {
+  const states = await em.execute<{ status: ControlStatus; applicable: boolean }[]>(
+    'select status, applicable from org_controls where org_id = ?',
+    [orgId],
+  );
+  const counts = countStates(states);
+  return { score: scoreOf(counts), counts, controlCount: states.length };
+}
+
+export async function getOrg(em: Em, orgId: string): Promise<OrgView> {
+  const org = await em.findOne(Org, { orgId });
+  if (!org) throw resourceNotFound('Organization', { orgId });
+  knownOrgs.add(orgId);
+  return {
+    orgId: org.orgId,
+    name: org.name,
+    createdAt: org.createdAt.toISOString(),
+    compliance: await summarize(em, orgId),
+  };
+}
+
+export async function listOrgs(em: Em): Promise<{ orgId: string; name: string; createdAt: string }[]> {
+  const orgs = await em.find(Org, {}, { orderBy: { orgId: 'asc' } });
+  return orgs.map((org) => ({ orgId: org.orgId, name: org.name, createdAt: org.createdAt.toISOString() }));
+}

@@ -1,0 +1,75 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError, envelope } from '../errors.js';
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+/** Names the offending field of an Ajv issue: `body.title`, `querystring.limit`. */
+function fieldOf(context: string | undefined, issue: ValidationIssue): string {
+  const missing = issue.params?.missingProperty ?? issue.params?.additionalProperty;
+  const segments = (issue.instancePath ?? '').split('/').filter(Boolean);
+  if (typeof missing === 'string') segments.push(missing);
+  return [context ?? 'request', ...segments].join('.');
+}
+
+function validationDetails(error: FastifyError) {
+  const fields = (error.validation ?? []).map((issue) => ({
+    field: fieldOf(error.validationContext, issue as ValidationIssue),
+    message: issue.message ?? 'is invalid',
+  }));
+  return { fields };
+}
+
+/**
+ * One renderer for every error: the contract's envelope, 400 for anything malformed (including the
+ * framework's own body errors), and a masked 500 that carries the request id of its log line.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.statusCode >= 500) request.log.error({ err: error }, error.message);
+      reply.headers(error.headers);
+      return reply
+        .status(error.statusCode)
+        .send(
+          envelope(
+            error.code,
+            error.message,
+            error.statusCode >= 500 ? { ...error.details, requestId: request.id } : error.details,
+          ),
+        );
+    }
+    if (error.validation) {
+      const details = validationDetails(error);
+      const first = details.fields[0];
+      return reply
+        .status(400)
+        .send(
+          envelope('BAD_REQUEST', first ? `${first.field} ${first.message}` : 'Invalid request', details),
+        );
+    }
+    if (error.statusCode === 429) {
+      return reply.status(429).send(envelope('RATE_LIMITED', 'Too many requests', {}));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Bad JSON, empty or oversized bodies, unsupported media types: all malformed input.
+      return reply
+        .status(400)
+        .send(envelope('BAD_REQUEST', error.message, { reason: error.code ?? 'invalid' }));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply
+      .status(500)
+      .send(envelope('INTERNAL_ERROR', 'Internal server error', { requestId: request.id }));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply
+      .status(404)
+      .send(envelope('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} does not exist`, {}));
+  });
+}

@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { buildApp } from './app.js';
+import { countKeys, createKey } from './auth/keys.service.js';
+import { scheduleComplianceRollup } from './compliance/rollup.job.js';
+import type { Config } from './config.js';
+import { seedControlLibrary } from './controls/library.seed.js';
+import { type Database, openDatabase } from './db.js';
+import { createJobRunner } from './jobs/create-job-runner.js';
+import { createRedis } from './jobs/redis.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  db: Database;
+  address: string;
+  close(): Promise<void>;
+}
+
+/** Migrates, seeds, builds the app and listens; the daemon behind `comply serve` and `npm start`. */
+export async function startServer(config: Readonly<Config>): Promise<RunningServer> {
+  const db = await openDatabase(config);
+  await seedControlLibrary(db.em());
+  const log = pino({ level: config.logLevel });
+  const jobs = createJobRunner(config, db, log);
+  // Rate-limit counters shared across daemon instances; commands fail fast (and are skipped) if Redis is down.
+  const redis = config.redisUrl
+    ? createRedis(config.redisUrl, 'command', log, 'rate-limit', { commandTimeoutMs: 250 })
+    : null;
+  const app = await buildApp({ config, db, jobs, redis, logger: log });
+
+  if (!config.adminKey && (await countKeys(db.em())) === 0) {
+    const key = await createKey(db.em(), { orgId: null, scopes: ['admin'], name: 'bootstrap' });
+    // Printed once, on the first start of an empty database: it is the only way in.
+    process.stdout.write(
+      `\nCreated the first platform API key (store it now, it is not shown again):\n  ${key.key}\n\n`,
+    );
+  }
+
+  const address = await app.listen({ host: config.host, port: config.port });
+  app.log.info({ database: db.kind, jobs: jobs.kind }, `comply listening on ${address}`);
+  // Never fatal: with Redis down the schedule is applied once it answers.
+  await scheduleComplianceRollup(jobs).catch((error) =>
+    app.log.warn({ err: error }, 'could not schedule the compliance roll-up'),
+  );
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      await app.close();
+      await jobs.close();
+      redis?.disconnect();
+      await db.close();
+    })();
+    return closing;
+  };
+  return { app, db, address, close };
+}

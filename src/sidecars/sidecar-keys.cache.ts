@@ -1,0 +1,56 @@
+import type { KeyObject } from 'node:crypto';
+import type { Database } from '../db.js';
+import { ed25519FromStored } from './ed25519.js';
+import { findSidecarKey } from './sidecar-keys.service.js';
+
+export interface SidecarKeyState {
+  key: KeyObject;
+  revoked: boolean;
+}
+
+const TTL_MS = 10_000;
+const MAX_ENTRIES = 10_000;
+
+/**
+ * Public keys by org and key id, so that verifying a signature costs no query. Concurrent misses share
+ * one lookup. A revocation through this process evicts at once; one through another daemon instance
+ * takes effect within the TTL. Unknown keys are not cached, so a key registered elsewhere works at once.
+ */
+export class SidecarKeyCache {
+  private readonly entries = new Map<string, { state: Promise<SidecarKeyState | null>; expiresAt: number }>();
+
+  constructor(private readonly db: Database) {}
+
+  get(orgId: string, keyId: string): Promise<SidecarKeyState | null> {
+    const cacheKey = `${orgId}\u0000${keyId}`;
+    const cached = this.entries.get(cacheKey);
+    if (cached && cached.expiresAt > Date.now()) return cached.state;
+    const state = findSidecarKey(this.db.em(), orgId, keyId).then((row) =>
+      row ? { key: ed25519FromStored(row.publicKey).key, revoked: row.revoked } : null,
+    );
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    const entry = { state, expiresAt: Date.now() + TTL_MS };
+    this.entries.set(cacheKey, entry);
+    const forget = () => {
+      if (this.entries.get(cacheKey) === entry) this.entries.delete(cacheKey);
+    };
+    state.then((found) => found || forget(), forget);
+    return state;
+  }
+
+  evict(orgId: string, keyId: string): void {
+    this.entries.delete(`${orgId}\u0000${keyId}`);
+  }
+}
+
+const caches = new WeakMap<Database, SidecarKeyCache>();
+
+/** One cache per database, shared by the key routes (which evict) and ingestion (which reads). */
+export function sidecarKeyCache(db: Database): SidecarKeyCache {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new SidecarKeyCache(db);
+    caches.set(db, cache);
+  }
+  return cache;
+}

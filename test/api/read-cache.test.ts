@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { listOrgControls } from '../../src/controls/controls.service.js';
+import { InProcessJobRunner } from '../../src/jobs/in-process.runner.js';
+import { createOrg } from '../../src/orgs/orgs.service.js';
+import { ADMIN_KEY, createTestApp, openTestDatabase, REDIS_TEST_URL, type TestApp } from '../support/app.js';
+
+describe('cached org reads stay exact', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('postgres');
+    await t.createOrg('acme');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const control = async (controlId: string) =>
+    (await t.request({ method: 'GET', url: '/api/v1/orgs/acme/controls' }))
+      .json()
+      .controls.find((c: { controlId: string }) => c.controlId === controlId);
+  const score = async () =>
+    (await t.request({ method: 'GET', url: '/api/v1/orgs/acme/compliance' })).json().score;
+
+  it('shows a status change on the very next read', async () => {
+    expect((await control('A.5.2')).status).toBe('not_started');
+    expect(await score()).toBe(0);
+    await t.request({
+      method: 'PUT',
+      url: '/api/v1/orgs/acme/controls/A.5.2/status',
+      body: { status: 'implemented', reviewer: 'alice' },
+    });
+    expect((await control('A.5.2')).status).toBe('implemented');
+    expect(await score()).toBe(2.6);
+  });
+
+  it('shows new evidence on the very next read', async () => {
+    expect((await control('A.5.3')).evidenceCount).toBe(0);
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/v1/orgs/acme/controls/A.5.3/evidence',
+      body: { type: 'link', title: 'Impact assessment', fileUrl: 'https://docs.example.com/ia' },
+    });
+    expect(res.statusCode).toBe(201);
+    const after = await control('A.5.3');
+    expect(after.evidenceCount).toBe(1);
+    expect(after.evidence[0].title).toBe('Impact assessment');
+  });
+
+  it('knows until when a view stays exact: the next evidence expiry', async () => {
+    const soon = new Date(Date.now() + 3_600_000);
+    const later = new Date(Date.now() + 7_200_000);
+    for (const expiresAt of [later, soon]) {
+      await t.request({
+        method: 'POST',
+        url: '/api/v1/orgs/acme/controls/A.5.4/evidence',
+        body: {
+          type: 'link',
+          title: 'Review',
+          fileUrl: 'https://docs.example.com/r',
+          expiresAt: expiresAt.toISOString(),
+        },
+      });
+    }
+    const { validUntil } = await listOrgControls(t.db.em(), 'acme', {});
+    expect(validUntil).toBe(soon.getTime());
+  });
+});
+
+describe('cached org reads across daemon instances', () => {
+  it('are invalidated through Redis when another instance writes', async () => {
+    const test = await openTestDatabase('postgres');
+    const prefix = `comply-test-${randomBytes(4).toString('hex')}:`;
+    const redisA = new Redis(REDIS_TEST_URL, { keyPrefix: prefix });
+    const redisB = new Redis(REDIS_TEST_URL, { keyPrefix: prefix });
+    const jobs = new InProcessJobRunner(test.db, pino({ level: 'silent' }));
+    const a = await buildApp({ config: test.config, db: test.db, jobs, redis: redisA });
+    const b = await buildApp({ config: test.config, db: test.db, jobs, redis: redisB });
+    try {
+      await createOrg(test.db.em(), { orgId: 'acme', name: 'Acme' });
+      const headers = { authorization: `Bearer ${ADMIN_KEY}` };
+      const readScore = async () =>
+        (await a.inject({ method: 'GET', url: '/api/v1/orgs/acme/compliance', headers })).json().score;
+      expect(await readScore()).toBe(0);
+      await b.inject({
+        method: 'PUT',
+        url: '/api/v1/orgs/acme/controls/A.2.2/status',
+        headers,
+        payload: { status: 'implemented', reviewer: 'alice' },
+      });
+      await vi.waitFor(async () => expect(await readScore()).toBe(2.6), { timeout: 5000, interval: 20 });
+    } finally {
+      await a.close();
+      await b.close();
+      await redisA.quit();
+      await redisB.quit();
+      await test.close();
+    }
+  });
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import {
+  coverageFraction,
+  coverageReport,
+  frameworkCoverage,
+  pairwiseCoverage,
+} from '../../src/cte/coverage.js';
+import { propagateCoverage } from '../../src/cte/graph.js';
+import { smallLibrary } from './hand-built.js';
+
+describe('coverage', () => {
+  const library = smallLibrary();
+
+  it('computes (covered + 0.5 × partial) / total to four decimals', () => {
+    expect(coverageFraction(1, 1, 3)).toBe(0.5);
+    expect(coverageFraction(1, 0, 3)).toBe(0.3333);
+    expect(coverageFraction(2, 1, 3)).toBe(0.8333);
+    expect(coverageFraction(0, 0, 0)).toBeNull();
+  });
+
+  it('counts each framework for the organization', () => {
+    const result = propagateCoverage(
+      library,
+      new Map([
+        ['A.1', { status: 'implemented', applicable: true }],
+        ['A.2', { status: 'not_started', applicable: false }],
+        ['A.3', { status: 'in_progress', applicable: true }],
+      ]),
+    );
+    const rows = frameworkCoverage(library, result);
+    expect(rows).toEqual([
+      {
+        frameworkId: 'iso-42001',
+        total: 2,
+        covered: 1,
+        partial: 1,
+        uncovered: 0,
+        coverage: 0.75,
+        notApplicable: 1,
+        excluded: 0,
+      },
+      {
+        frameworkId: 'law',
+        total: 4,
+        covered: 1,
+        partial: 1,
+        uncovered: 2,
+        coverage: 0.375,
+        notApplicable: 0,
+        // L2's only mapped control, A.2, is excluded: L2 stays uncovered and is counted here.
+        excluded: 1,
+      },
+      {
+        frameworkId: 'guide',
+        total: 2,
+        covered: 1,
+        partial: 0,
+        uncovered: 1,
+        coverage: 0.5,
+        notApplicable: 0,
+        excluded: 0,
+      },
+    ]);
+    for (const row of rows) expect(row.covered + row.partial + row.uncovered).toBe(row.total);
+  });
+
+  it('computes pairwise coverage through the crosswalk', () => {
+    const matrix = pairwiseCoverage(library);
+    const cell = (from: string, to: string) =>
+      matrix.find((entry) => entry.from === from && entry.to === to)?.coverage;
+    expect(matrix).toHaveLength(6);
+    // All of ISO: L1 and L2 covered (full hops), L3 covered by its one mapped control, L4 uncovered.
+    expect(cell('iso-42001', 'law')).toBe(0.75);
+    // All of the law: A.1 partial (its one mapped requirement L1 is stated narrower), A.2 covered (equal),
+    // A.3 covered by its one mapped requirement L3.
+    expect(cell('law', 'iso-42001')).toBe(0.8333);
+    // All of ISO reaches G1 fully (A.1 ⊇ L1 = G1) and G2 at a quarter (partial: joint credit stays one hop).
+    expect(cell('iso-42001', 'guide')).toBe(0.75);
+    // All of the guide: L1 (= G1) and L3 (mapped to G2 alone) covered, L2 and L4 unreached.
+    expect(cell('guide', 'law')).toBe(0.5);
+  });
+
+  it('bundles organization rows and the matrix', () => {
+    const report = coverageReport(library, propagateCoverage(library, new Map()));
+    expect(report.frameworks.map((row) => row.coverage)).toEqual([0, 0, 0]);
+    expect(report.pairwise).toBe(pairwiseCoverage(library));
+  });
+});
