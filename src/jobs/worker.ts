@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { type Config, ConfigError } from '../config.js';
 import { openDatabase } from '../db.js';
 import { warmOscalValidators } from '../oscal/validation.js';
+import { closeOnSignal } from '../shutdown.js';
 import { startBullmqWorkers } from './bullmq.worker.js';
 import type { JobDefinition } from './jobs.js';
 import { jobRegistry } from './registry.js';
@@ -70,12 +71,7 @@ export async function runWorkerProcess(config: Readonly<Config>): Promise<void> 
   const log = pino({ level: config.logLevel });
   // Compiling NIST's schemas takes about a second: pay it before taking jobs, not in the first export.
   warmOscalValidators();
-  const worker = await startWorker(config, { log });
-  const stop = async (signal: string) => {
-    log.info({ signal }, 'shutting down: finishing running jobs');
-    await worker.close();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  const started = startWorker(config, { log });
+  closeOnSignal(started, (_worker, signal) => log.info({ signal }, 'shutting down: finishing running jobs'));
+  await started;
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
+import { closeOnSignal } from '../../shutdown.js';
 
 export function registerServeCommand(program: Command): void {
   program
@@ -9,13 +10,10 @@ export function registerServeCommand(program: Command): void {
       const config = loadConfig();
       // Loaded on demand so that the HTTP-only commands start fast.
       const { startServer } = await import('../../server.js');
-      const server = await startServer(config);
-      const stop = async (signal: string) => {
-        server.app.log.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
-        await server.close();
-        process.exit(0);
-      };
-      process.once('SIGTERM', () => void stop('SIGTERM'));
-      process.once('SIGINT', () => void stop('SIGINT'));
+      const started = startServer(config);
+      closeOnSignal(started, (server, signal) =>
+        server.app.log.info({ signal }, 'shutting down: finishing in-flight requests and jobs'),
+      );
+      await started;
     });
 }
