@@ -233,6 +233,54 @@ describe('ISO/IEC 42001 control library fixture', () => {
   });
 });
 
+describe('framework fixtures against the reference', () => {
+  it('NIST AI RMF: the 72 subcategories in order, in their 19 categories, with the official text', () => {
+    const reference = readReference<{
+      categories: { id: string; text: string }[];
+      subcategories: { id: string; category: string; text: string }[];
+    }>('nist-ai-rmf.json');
+    const framework = frameworks.get('nist-ai-rmf')!;
+    expect(framework.domains).toEqual(reference.categories.map(({ id, text }) => ({ id, title: text })));
+    expect(framework.domains).toHaveLength(19);
+    // The AI RMF gives subcategories no titles: their official text is the description.
+    expect(
+      framework.requirements.map(({ id, domain, description }) => ({ id, domain, description })),
+    ).toEqual(
+      reference.subcategories.map(({ id, category, text }) => ({ id, domain: category, description: text })),
+    );
+    expect(framework.requirements).toHaveLength(72);
+  });
+
+  it('ISO/IEC 27001: the 93 controls in order with their titles, in 4 themes of 37, 8, 14 and 34', () => {
+    const reference = readReference<{
+      themes: { id: string; title: string; controlCount: number }[];
+      controls: { id: string; themeClause: string; title: string }[];
+    }>('iso27001-2022.json');
+    const framework = frameworks.get('iso-27001')!;
+    expect(framework.domains).toEqual(reference.themes.map(({ id, title }) => ({ id, title })));
+    expect(framework.requirements.map(({ id, domain, title }) => ({ id, domain, title }))).toEqual(
+      reference.controls.map(({ id, themeClause, title }) => ({ id, domain: themeClause, title })),
+    );
+    const perTheme = framework.domains!.map(
+      (theme) => framework.requirements.filter((r) => r.domain === theme.id).length,
+    );
+    expect(perTheme).toEqual([37, 8, 14, 34]);
+    expect(perTheme).toEqual(reference.themes.map((theme) => theme.controlCount));
+  });
+
+  it.each([
+    ['eu-ai-act', 'eu-ai-act.json', 'obligations', 60],
+    ['gdpr', 'gdpr.json', 'articles', 36],
+  ] as const)('%s: the %s %s in order with their official titles (%i)', (frameworkId, file, key, count) => {
+    const reference = readReference<Record<string, { id: string; title: string }[]>>(file)[key];
+    const framework = frameworks.get(frameworkId)!;
+    expect(framework.requirements.map(({ id, title }) => ({ id, title }))).toEqual(
+      reference.map(({ id, title }) => ({ id, title })),
+    );
+    expect(reference).toHaveLength(count);
+  });
+});
+
 describe('crosswalk fixture', () => {
   it('resolves both ends of every edge and has no duplicates', () => {
     expect(edges.length).toBeGreaterThan(0);
