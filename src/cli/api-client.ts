@@ -20,10 +20,14 @@ export interface RawResponse {
   body: Buffer;
 }
 
+/** Wraps each request, e.g. to show a spinner while it is in flight. */
+export type Progress = <T>(label: string, work: () => Promise<T>) => Promise<T>;
+
 export class ApiClient {
   constructor(
     readonly baseUrl: string,
     private readonly apiKey: string | undefined,
+    private readonly progress: Progress = (_label, work) => work(),
   ) {}
 
   private url(path: string, query: Query = {}): string {
@@ -34,10 +38,14 @@ export class ApiClient {
     return url.toString();
   }
 
-  async raw(
+  raw(method: string, path: string, options: { query?: Query; body?: unknown } = {}): Promise<RawResponse> {
+    return this.progress(`${method} ${path}`, () => this.send(method, path, options));
+  }
+
+  private async send(
     method: string,
     path: string,
-    options: { query?: Query; body?: unknown } = {},
+    options: { query?: Query; body?: unknown },
   ): Promise<RawResponse> {
     let response: Response;
     try {

@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import type { CliConfig } from '../config.js';
 import { ApiClient } from './api-client.js';
+import { withProgress } from './output.js';
 
 export class UsageError extends Error {}
 
@@ -25,7 +26,11 @@ export function createCli(config: CliConfig): Cli {
   const globals = (command: Command) => command.optsWithGlobals<GlobalOptions>();
   return {
     client: (command) =>
-      new ApiClient(globals(command).url ?? config.url, globals(command).apiKey ?? config.apiKey),
+      new ApiClient(
+        globals(command).url ?? config.url,
+        globals(command).apiKey ?? config.apiKey,
+        (label, work) => withProgress({ json: Boolean(globals(command).json) }, label, work),
+      ),
     json: (command) => Boolean(globals(command).json),
     optionalOrg: (command) => globals(command).org ?? config.org,
     org: (command) => {

@@ -1,4 +1,4 @@
-import { render } from 'ink';
+import { type Instance, render } from 'ink';
 import { createElement } from 'react';
 import { Progress } from './ui/spinner.js';
 import { plainTable, Table, type TableData } from './ui/table.js';
@@ -32,22 +32,32 @@ export function print(options: OutputOptions, result: Printable): void {
   }
 }
 
-/** Shows a spinner on a terminal while `work` runs; silent in pipes and with --json. */
+/** A spinner appears only for work slower than this, so quick commands do not flicker. */
+const SPINNER_DELAY_MS = 150;
+let spinning = false;
+
+/**
+ * Shows a spinner on a terminal while `work` runs; silent in pipes and with --json. Nested calls (a
+ * command's own progress around the API client's) show the outer label only.
+ */
 export async function withProgress<T>(
   options: OutputOptions,
   label: string,
   work: () => Promise<T>,
 ): Promise<T> {
-  if (options.json || !interactive(process.stderr)) return work();
-  const instance = render(createElement(Progress, { label }), {
-    stdout: process.stderr,
-    patchConsole: false,
-  });
+  if (spinning || options.json || !interactive(process.stderr)) return work();
+  spinning = true;
+  let instance: Instance | undefined;
+  const timer = setTimeout(() => {
+    instance = render(createElement(Progress, { label }), { stdout: process.stderr, patchConsole: false });
+  }, SPINNER_DELAY_MS);
   try {
     return await work();
   } finally {
-    instance.clear();
-    instance.unmount();
+    clearTimeout(timer);
+    instance?.clear();
+    instance?.unmount();
+    spinning = false;
   }
 }
 
