@@ -70,8 +70,26 @@ export const FrameworkDetailSchema = Type.Object({
   imported: Type.Boolean({ description: 'Imported from an OSCAL catalog (not built in)' }),
   controlCount: Type.Integer(),
   domains: Type.Optional(Type.Integer()),
+  functions: Type.Optional(
+    Type.Array(
+      Type.Object({
+        id: Type.String(),
+        title: Type.String(),
+        domainCount: Type.Integer(),
+        controlCount: Type.Integer(),
+      }),
+      { description: 'The level above domains, where a framework has one (NIST AI RMF: GOVERN … MANAGE)' },
+    ),
+  ),
   domainList: Type.Optional(
-    Type.Array(Type.Object({ id: Type.String(), title: Type.String(), controlCount: Type.Integer() })),
+    Type.Array(
+      Type.Object({
+        id: Type.String(),
+        title: Type.String(),
+        function: Type.Optional(Type.String({ description: 'The function the domain belongs to' })),
+        controlCount: Type.Integer(),
+      }),
+    ),
   ),
   controls: Type.Array(FrameworkControlSchema),
 });

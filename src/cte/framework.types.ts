@@ -37,6 +37,14 @@ export interface Requirement {
 export interface FrameworkDomain {
   id: string;
   title: string;
+  /** The function the domain belongs to, in frameworks that group domains into functions. */
+  function?: string;
+}
+
+/** A grouping above domains: the NIST AI RMF functions GOVERN, MAP, MEASURE and MANAGE. */
+export interface FrameworkFunction {
+  id: string;
+  title: string;
 }
 
 export interface Framework {
@@ -45,6 +53,8 @@ export interface Framework {
   version: string;
   publisher: string;
   kind: FrameworkKind;
+  /** Present only for frameworks that group their domains into functions. */
+  functions?: FrameworkFunction[];
   /** Present only for frameworks that group requirements into domains (themes, categories). */
   domains?: FrameworkDomain[];
   requirements: Requirement[];

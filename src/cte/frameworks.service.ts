@@ -40,17 +40,30 @@ export function frameworkDetail(current: CurrentLibrary, frameworkId: string) {
   for (const requirement of framework.requirements) {
     if (requirement.domain) perDomain.set(requirement.domain, (perDomain.get(requirement.domain) ?? 0) + 1);
   }
+  const domainsOf = (functionId: string) =>
+    (framework.domains ?? []).filter((domain) => domain.function === functionId);
   return {
     ...summarize(framework),
     version: framework.version,
     publisher: framework.publisher,
     kind: framework.kind,
     imported: current.importedIds.has(framework.id),
+    ...(framework.functions
+      ? {
+          functions: framework.functions.map((fn) => ({
+            id: fn.id,
+            title: fn.title,
+            domainCount: domainsOf(fn.id).length,
+            controlCount: domainsOf(fn.id).reduce((sum, domain) => sum + (perDomain.get(domain.id) ?? 0), 0),
+          })),
+        }
+      : {}),
     ...(framework.domains
       ? {
           domainList: framework.domains.map((domain) => ({
             id: domain.id,
             title: domain.title,
+            ...(domain.function ? { function: domain.function } : {}),
             controlCount: perDomain.get(domain.id) ?? 0,
           })),
         }

@@ -90,6 +90,25 @@ describe.each(dbKinds)('CTE frameworks API on %s', (kind) => {
     );
   });
 
+  it('shows the NIST AI RMF functions above its categories, with their sizes', async () => {
+    const res = await t.request({ method: 'GET', url: `${CTE}/frameworks/nist-ai-rmf` });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.functions).toEqual([
+      { id: 'GOVERN', title: 'Govern', domainCount: 6, controlCount: 19 },
+      { id: 'MAP', title: 'Map', domainCount: 5, controlCount: 18 },
+      { id: 'MEASURE', title: 'Measure', domainCount: 4, controlCount: 22 },
+      { id: 'MANAGE', title: 'Manage', domainCount: 4, controlCount: 13 },
+    ]);
+    expect(body.domainList).toHaveLength(19);
+    expect(body.domainList[0]).toMatchObject({ id: 'GOVERN 1', function: 'GOVERN', controlCount: 7 });
+    expect(body.domainList.at(-1)).toMatchObject({ id: 'MANAGE 4', function: 'MANAGE' });
+    // Frameworks without functions have no such member.
+    const iso = (await t.request({ method: 'GET', url: `${CTE}/frameworks/iso-27001` })).json();
+    expect(iso.functions).toBeUndefined();
+    expect(Object.keys(iso.domainList[0])).toEqual(['id', 'title', 'controlCount']);
+  });
+
   it('answers an unknown framework with RESOURCE_NOT_FOUND', async () => {
     const res = await t.request({ method: 'GET', url: `${CTE}/frameworks/sox` });
     expect(res.statusCode).toBe(404);
@@ -292,5 +311,14 @@ describe.each(dbKinds)('CTE frameworks API on %s', (kind) => {
         '/api/v1/cte/mappings',
       ]),
     );
+    const ok = (path: string) => doc.paths[path].get.responses['200'].content['application/json'].schema;
+    expect(Object.keys(ok('/api/v1/cte/frameworks/{frameworkId}').properties)).toContain('functions');
+    // The list stays exactly as the spec has it.
+    expect(Object.keys(ok('/api/v1/cte/frameworks').properties.frameworks.items.properties)).toEqual([
+      'id',
+      'name',
+      'controlCount',
+      'domains',
+    ]);
   });
 });

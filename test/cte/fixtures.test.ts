@@ -240,7 +240,9 @@ describe('framework fixtures against the reference', () => {
       subcategories: { id: string; category: string; text: string }[];
     }>('nist-ai-rmf.json');
     const framework = frameworks.get('nist-ai-rmf')!;
-    expect(framework.domains).toEqual(reference.categories.map(({ id, text }) => ({ id, title: text })));
+    expect(framework.domains?.map(({ id, title }) => ({ id, title }))).toEqual(
+      reference.categories.map(({ id, text }) => ({ id, title: text })),
+    );
     expect(framework.domains).toHaveLength(19);
     // The AI RMF gives subcategories no titles: their official text is the description.
     expect(
@@ -249,6 +251,39 @@ describe('framework fixtures against the reference', () => {
       reference.subcategories.map(({ id, category, text }) => ({ id, domain: category, description: text })),
     );
     expect(framework.requirements).toHaveLength(72);
+  });
+
+  it('NIST AI RMF: the 4 functions with their names, each category under its function', () => {
+    const reference = readReference<{
+      functions: { id: string; name: string; categoryCount: number; subcategoryCount: number }[];
+      categories: { id: string; function: string }[];
+    }>('nist-ai-rmf.json');
+    const framework = frameworks.get('nist-ai-rmf')!;
+    expect(framework.functions).toEqual(reference.functions.map(({ id, name }) => ({ id, title: name })));
+    expect(framework.functions?.map((fn) => fn.id)).toEqual(['GOVERN', 'MAP', 'MEASURE', 'MANAGE']);
+    expect(framework.domains?.map((domain) => domain.function)).toEqual(
+      reference.categories.map((category) => category.function),
+    );
+    const domainsOf = (fn: string) => framework.domains!.filter((domain) => domain.function === fn);
+    const sizes = framework.functions!.map((fn) => [
+      domainsOf(fn.id).length,
+      framework.requirements.filter((r) => domainsOf(fn.id).some((domain) => domain.id === r.domain)).length,
+    ]);
+    expect(sizes).toEqual(reference.functions.map((fn) => [fn.categoryCount, fn.subcategoryCount]));
+    expect(sizes).toEqual([
+      [6, 19],
+      [5, 18],
+      [4, 22],
+      [4, 13],
+    ]);
+  });
+
+  it('gives functions to no other framework', () => {
+    for (const [id, framework] of frameworks) {
+      if (id === 'nist-ai-rmf') continue;
+      expect(framework.functions, id).toBeUndefined();
+      expect(framework.domains?.some((domain) => domain.function !== undefined) ?? false, id).toBe(false);
+    }
   });
 
   it('ISO/IEC 27001: the 93 controls in order with their titles, in 4 themes of 37, 8, 14 and 34', () => {
