@@ -65,7 +65,6 @@ export async function orgGaps(em: Em, orgId: string, frameworkId: string): Promi
   if (!report) {
     report = computeGaps(analysis.library, analysis.coverage, frameworkId, {
       aiSystemRiskLevels: analysis.state.aiSystemRiskLevels,
-      expiredEvidenceControls: analysis.state.expiredEvidenceControls,
     });
     analysis.gaps.set(frameworkId, report);
   }
@@ -91,6 +90,7 @@ export interface RequirementCoverageView {
   strength: number;
   applicable: boolean;
   orgStatus?: RequirementCoverage['orgStatus'];
+  evidenceExpired?: true;
   /** Base controls whose status gives the result, strongest first. */
   coveredBy: string[];
   joint?: RequirementCoverage['joint'];
@@ -116,6 +116,7 @@ export async function orgFrameworkCoverage(em: Em, orgId: string, frameworkId: s
     strength: row.strength,
     applicable: row.applicable,
     ...(row.orgStatus ? { orgStatus: row.orgStatus } : {}),
+    ...(row.evidenceExpired ? { evidenceExpired: true as const } : {}),
     coveredBy: [...new Set(row.justifications.map((justification) => justification.controlId))],
     ...(row.joint ? { joint: row.joint } : {}),
   }));
@@ -167,9 +168,11 @@ export async function explainRequirement(em: Em, orgId: string, frameworkId: str
     strength: row.strength,
     applicable: row.applicable,
     ...(row.orgStatus ? { orgStatus: row.orgStatus } : {}),
+    ...(row.evidenceExpired ? { evidenceExpired: true as const } : {}),
     justifications: row.justifications.map((justification) => ({
       controlId: justification.controlId,
       controlStatus: justification.controlStatus,
+      ...(justification.evidenceExpired ? { evidenceExpired: true as const } : {}),
       credit: justification.credit,
       strength: justification.strength,
       path: justification.path.map(hopView),

@@ -131,6 +131,11 @@ export const GapReportSchema = Type.Object({
 
 const CoverageStatus = Enum(['covered', 'partial', 'uncovered'], 'covered | partial | uncovered');
 const OrgStatus = Enum(['not_started', 'in_progress', 'implemented'], "The org's own status (base controls)");
+const EvidenceExpired = Type.Optional(
+  Type.Literal(true, {
+    description: 'Every piece of the control’s evidence has expired: implemented then counts as in progress',
+  }),
+);
 const Counts = {
   total: Type.Integer({ description: 'Requirements counted (excluded base controls are not)' }),
   covered: Type.Integer(),
@@ -180,6 +185,7 @@ export const FrameworkCoverageSchema = Type.Object({
       strength: Type.Number(),
       applicable: Type.Boolean(),
       orgStatus: Type.Optional(OrgStatus),
+      evidenceExpired: EvidenceExpired,
       coveredBy: Type.Array(Type.String(), { description: 'Base controls behind the status' }),
       joint: Type.Optional(JointSchema),
     }),
@@ -207,10 +213,12 @@ export const RequirementCoverageSchema = Type.Object({
   strength: Type.Number(),
   applicable: Type.Boolean(),
   orgStatus: Type.Optional(OrgStatus),
+  evidenceExpired: EvidenceExpired,
   justifications: Type.Array(
     Type.Object({
       controlId: Type.String(),
       controlStatus: OrgStatus,
+      evidenceExpired: EvidenceExpired,
       credit: Enum(
         ['full', 'partial', 'joint'],
         'full or partial through the path; joint as one of the mapped set',

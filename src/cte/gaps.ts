@@ -39,8 +39,6 @@ export type GapStatus = 'uncovered' | 'partial' | 'excluded' | ControlStatus;
 
 export interface GapContext {
   aiSystemRiskLevels?: readonly RiskLevel[];
-  /** Base-framework controls whose evidence has all expired. */
-  expiredEvidenceControls?: Iterable<string>;
 }
 
 export interface Gap {
@@ -180,24 +178,30 @@ interface RecommendationInput {
   coverage: CoverageResult;
   ref: RequirementRef;
   requirement: Requirement | undefined;
-  expired: ReadonlySet<string>;
 }
 
+/** An implemented control that still leaves a gap maps only in part (extend it) or has no current evidence. */
 function controlVerb(state: RequirementCoverage | undefined): string {
   if (!state?.applicable) return 'Reconsider the exclusion of, and implement,';
   if (state.orgStatus === 'in_progress') return 'Finish implementing';
-  if (state.orgStatus === 'implemented') return 'Extend the implementation of';
+  if (state.orgStatus === 'implemented')
+    return state.evidenceExpired ? 'Renew the expired evidence of' : 'Extend the implementation of';
   return 'Implement';
 }
 
+/** A reminder for a control not implemented yet whose evidence has all expired (the verb says it otherwise). */
+function renewNote(state: RequirementCoverage | undefined): string {
+  return state?.evidenceExpired && state.orgStatus !== 'implemented' ? ' (renew its expired evidence)' : '';
+}
+
 function baseRecommendation(input: RecommendationInput, own: RequirementCoverage, leverage: string): string {
-  const { library, ref, requirement, expired } = input;
+  const { library, ref, requirement } = input;
   const name = quoted(library, ref.frameworkId, ref.requirementId);
   const evidence = `attach evidence to ${ref.requirementId}: ${evidenceFor(requirement)}, or an attestation from the AI system's sidecar`;
   if (own.orgStatus === 'implemented') {
     return `Renew the expired evidence on ${name}: ${evidenceFor(requirement)}.${leverage}`;
   }
-  const renew = expired.has(ref.requirementId) ? ' and renew its expired evidence' : '';
+  const renew = own.evidenceExpired ? ' and renew its expired evidence' : '';
   const verb = own.orgStatus === 'in_progress' ? 'Finish implementing' : 'Implement';
   return `${verb} ${name}${renew}, then ${evidence}.${leverage}${dutiesOf(requirement)}`;
 }
@@ -209,11 +213,9 @@ function listed(items: readonly string[]): string {
 
 /** `A.1 "Title", A.2 "Title" and A.3 "Title"`, flagging controls whose evidence has expired. */
 function controlList(input: RecommendationInput, controlIds: readonly string[]): string {
+  const base = input.coverage.baseFrameworkId;
   return listed(
-    controlIds.map(
-      (id) =>
-        `${quoted(input.library, input.coverage.baseFrameworkId, id)}${input.expired.has(id) ? ' (renew its expired evidence)' : ''}`,
-    ),
+    controlIds.map((id) => `${quoted(input.library, base, id)}${renewNote(input.coverage.get(base, id))}`),
   );
 }
 
@@ -258,7 +260,7 @@ function otherRecommendation(
   candidates: ReachingControl[],
   joint: JointCoverage | undefined,
 ): string {
-  const { library, coverage, ref, requirement, expired } = input;
+  const { library, coverage, ref, requirement } = input;
   const base = coverage.baseFrameworkId;
   const duties = dutiesOf(requirement);
   const full = candidates.filter((candidate) => candidate.credit === 'full');
@@ -271,9 +273,8 @@ function otherRecommendation(
   const chosen = (full.length > 0 ? full : candidates).slice(0, 2);
   const actions = chosen.map((candidate, index) => {
     const state = coverage.get(base, candidate.controlId);
-    const renew = expired.has(candidate.controlId) ? ' (renew its expired evidence)' : '';
     const verb = controlVerb(state);
-    return `${index === 0 ? verb : verb.toLowerCase()} ${base} ${quoted(library, base, candidate.controlId)}${renew}`;
+    return `${index === 0 ? verb : verb.toLowerCase()} ${base} ${quoted(library, base, candidate.controlId)}${renewNote(state)}`;
   });
   const via = chosen[0].path.map(describeHop);
   const scope =
@@ -294,15 +295,13 @@ export function computeGapDetails(
   const framework = library.framework(frameworkId);
   if (!framework) throw new UnknownFrameworkError(frameworkId);
   const graph = crosswalkGraph(library, coverage.options);
-  const expired = new Set(context.expiredEvidenceControls ?? []);
   const riskLevel = highestRiskLevel(context.aiSystemRiskLevels);
   const isBase = frameworkId === coverage.baseFrameworkId;
   const details: (GapDetail & { order: number })[] = [];
   framework.requirements.forEach((requirement, order) => {
     const state = coverage.get(frameworkId, requirement.id);
-    if (!state?.applicable) return;
-    const expiredOnImplemented = isBase && state.orgStatus === 'implemented' && expired.has(requirement.id);
-    if (state.status === 'covered' && !expiredOnImplemented) return;
+    // An implemented control whose evidence has all expired is partial (graph.ts), so it is a gap too.
+    if (!state?.applicable || state.status === 'covered') return;
     const node = graph.nodeOf(state)!;
     const linked = [...new Set(graph.neighbours(node).map((neighbour) => neighbour.node))].map(
       (n) => graph.refs[n],
@@ -323,7 +322,7 @@ export function computeGapDetails(
     };
     const nothingDone = isBase ? state.orgStatus === 'not_started' : state.status === 'uncovered';
     const score = gapScore({ ...factors, risk: factors.riskPoints, nothingDone });
-    const input = { library, coverage, ref: state, requirement, expired };
+    const input = { library, coverage, ref: state, requirement };
     let recommendation: string;
     if (isBase) {
       const reached = graph.reachFrom(node);

@@ -8,6 +8,9 @@
  *   REL going s→t and as its inverse going t→s (subset ↔ superset; equal and intersect are symmetric).
  * - A control contributes its status as a strength: implemented 1, in_progress 0.5, not_started 0; a control
  *   marked not applicable contributes nothing. Each partial hop halves the strength; full hops keep it.
+ * - Expired evidence. An implemented control whose evidence has all expired counts as in progress everywhere
+ *   (its own row, paths, mapped sets): the claim is no longer backed by anything current. The control keeps
+ *   its recorded status, and its row and every justification it gives say `evidenceExpired`.
  * - A path has at most `maxHops` edges (default 3) and never passes through another requirement of the
  *   framework it starts from (an ISO control does not earn credit from another ISO control).
  * - Joint coverage. A crosswalk maps each requirement to the set of base controls that together address it,
@@ -36,6 +39,8 @@ export type ControlStatus = 'not_started' | 'in_progress' | 'implemented';
 export interface OrgControlState {
   status: ControlStatus;
   applicable: boolean;
+  /** The control has evidence and all of it has expired. */
+  evidenceExpired?: boolean;
 }
 export type CoverageStatus = 'covered' | 'partial' | 'uncovered';
 /** What a single hop gives. */
@@ -70,7 +75,10 @@ export interface PathHop {
 
 export interface Justification {
   controlId: string;
+  /** The organization's recorded status. */
   controlStatus: ControlStatus;
+  /** Present when the control's evidence has all expired: an implemented one then gives what in progress does. */
+  evidenceExpired?: true;
   credit: JustificationCredit;
   strength: number;
   path: PathHop[];
@@ -99,6 +107,8 @@ export interface RequirementCoverage extends RequirementRef {
   applicable: boolean;
   /** The organization's own status, on base-framework controls. */
   orgStatus?: ControlStatus;
+  /** On base-framework controls whose evidence has all expired. */
+  evidenceExpired?: true;
   /** Controls whose status justifies the result, strongest first. */
   justifications: Justification[];
   /** The requirement's mapped base controls, when it has any (never on the base framework itself). */
@@ -374,9 +384,19 @@ export function crosswalkGraph(library: FrameworkLibrary, options: GraphOptions 
   return graph;
 }
 
+/** The status a control counts with: implemented without any current evidence counts as in progress. */
+export function effectiveStatus(state: OrgControlState): ControlStatus {
+  return state.status === 'implemented' && state.evidenceExpired ? 'in_progress' : state.status;
+}
+
 /** A status for a strength from an organization's own base control. */
 function orgStrength(state: OrgControlState): number {
-  return state.applicable ? STATUS_STRENGTH[state.status] : 0;
+  return state.applicable ? STATUS_STRENGTH[effectiveStatus(state)] : 0;
+}
+
+/** What a control's justifications carry besides its strength: its recorded status and why it counts less. */
+function controlFacts(state: OrgControlState): Pick<Justification, 'controlStatus' | 'evidenceExpired'> {
+  return { controlStatus: state.status, ...(state.evidenceExpired ? { evidenceExpired: true } : {}) };
 }
 
 const DEFAULT_STATE: OrgControlState = { status: 'not_started', applicable: true };
@@ -405,7 +425,13 @@ function applyMappedSet(
     canCover: set.canCover,
     status: 'excluded',
   };
-  const counted: { controlId: string; status: ControlStatus; step: Step; origin: number }[] = [];
+  const counted: {
+    controlId: string;
+    state: OrgControlState;
+    status: ControlStatus;
+    step: Step;
+    origin: number;
+  }[] = [];
   for (const { origin, step } of set.members) {
     const controlId = graph.refs[origin].requirementId;
     const state = stateOf(controlId);
@@ -413,9 +439,10 @@ function applyMappedSet(
       joint.excluded.push(controlId);
       continue;
     }
+    const status = effectiveStatus(state);
     joint.controls.push(controlId);
-    if (state.status !== 'implemented') joint.remaining.push(controlId);
-    counted.push({ controlId, status: state.status, step, origin });
+    if (status !== 'implemented') joint.remaining.push(controlId);
+    counted.push({ controlId, state, status, step, origin });
   }
   target.joint = joint;
   if (counted.length === 0) return;
@@ -433,7 +460,7 @@ function applyMappedSet(
     if (own && (own.strength > strength || own.credit === 'full')) continue;
     const justification: Justification = {
       controlId: member.controlId,
-      controlStatus: member.status,
+      ...controlFacts(member.state),
       credit: 'joint',
       strength,
       path: graph.describePath(member.origin, [member.step]),
@@ -472,6 +499,7 @@ export function propagateCoverage(
     const strength = orgStrength(state);
     const own = results[node];
     own.orgStatus = state.status;
+    if (state.evidenceExpired) own.evidenceExpired = true;
     own.applicable = state.applicable;
     own.strength = strength;
     own.status = strengthStatus(strength);
@@ -482,7 +510,7 @@ export function propagateCoverage(
       const target = results[reach.node];
       target.justifications.push({
         controlId,
-        controlStatus: state.status,
+        ...controlFacts(state),
         credit: pathStrength >= FULL_STRENGTH ? 'full' : 'partial',
         strength: pathStrength,
         path: graph.describePath(node, reach.steps),

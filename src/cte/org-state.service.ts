@@ -1,6 +1,6 @@
 /**
- * What the CTE needs to know about an organization: its ISO/IEC 42001 control states, which controls'
- * evidence has all expired, and the risk levels of its AI systems (retired ones no longer count). One
+ * What the CTE needs to know about an organization: its ISO/IEC 42001 control states (each with whether
+ * its evidence has all expired) and the risk levels of its AI systems (retired ones no longer count). One
  * query; its rows also make the fingerprint that keys the cached analyses.
  */
 import type { Em } from '../db.js';
@@ -9,7 +9,6 @@ import type { ControlStatus, OrgControlState } from './graph.js';
 
 export interface OrgState {
   statuses: ReadonlyMap<string, OrgControlState>;
-  expiredEvidenceControls: readonly string[];
   aiSystemRiskLevels: readonly RiskLevel[];
   /** Equal fingerprints mean equal inputs to coverage and gaps. */
   fingerprint: string;
@@ -36,7 +35,6 @@ export async function loadOrgState(em: Em, orgId: string, now = new Date()): Pro
     [now, orgId, orgId],
   );
   const statuses = new Map<string, OrgControlState>();
-  const expired: string[] = [];
   const risks: RiskLevel[] = [];
   const parts: string[] = [];
   for (const row of rows) {
@@ -47,13 +45,11 @@ export async function loadOrgState(em: Em, orgId: string, now = new Date()): Pro
     }
     const status = row.status ?? 'not_started';
     const applicable = row.applicable ?? true;
-    statuses.set(row.id, { status, applicable });
-    if (row.expired) expired.push(row.id);
+    statuses.set(row.id, { status, applicable, ...(row.expired ? { evidenceExpired: true } : {}) });
     parts.push(`${row.id}:${status}:${applicable ? 1 : 0}:${row.expired ? 1 : 0}`);
   }
   return {
     statuses,
-    expiredEvidenceControls: expired,
     aiSystemRiskLevels: risks,
     fingerprint: parts.join(','),
   };

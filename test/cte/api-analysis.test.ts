@@ -23,10 +23,7 @@ describe.each(dbKinds)('CTE analysis API on %s', (kind) => {
   let tenantKey: string;
   /** What the org's controls are set to, as the oracle sees it. */
   const statuses = new Map<string, OrgControlState>();
-  const context: GapContext & { aiSystemRiskLevels: string[]; expiredEvidenceControls: string[] } = {
-    aiSystemRiskLevels: [],
-    expiredEvidenceControls: [],
-  };
+  const context: GapContext & { aiSystemRiskLevels: string[] } = { aiSystemRiskLevels: [] };
 
   const get = (url: string, key?: string | null) => t.request({ method: 'GET', url, key });
   const gapsOf = async (frameworkId: string) => {
@@ -155,13 +152,33 @@ describe.each(dbKinds)('CTE analysis API on %s', (kind) => {
       },
     });
     expect(evidence.statusCode).toBe(201);
-    context.expiredEvidenceControls = ['A.5.2'];
+    statuses.set('A.5.2', { status: 'implemented', applicable: true, evidenceExpired: true });
     const iso = await gapsOf(BASE_FRAMEWORK_ID);
     expect(iso.gaps.find((gap) => gap.controlId === 'A.5.2')).toMatchObject({
       status: 'implemented',
       recommendation: expect.stringMatching(/^Renew the expired evidence on A\.5\.2/),
     });
     expect(iso).toEqual(expectedGaps(BASE_FRAMEWORK_ID));
+    // Coverage agrees with the gap: the control and what it reaches count as in progress.
+    const own = (await get(`${CTE}/coverage/iso-42001/A.5.2?orgId=${org}`)).json();
+    expect(own).toMatchObject({
+      status: 'partial',
+      strength: 0.5,
+      orgStatus: 'implemented',
+      evidenceExpired: true,
+    });
+    const art27 = (
+      await get(`${CTE}/coverage/eu-ai-act/${encodeURIComponent('Art. 27')}?orgId=${org}`)
+    ).json();
+    expect(art27.joint).toMatchObject({ remaining: ['A.5.2', 'A.5.4', 'A.5.5'] });
+    expect(
+      art27.justifications.find((why: { controlId: string }) => why.controlId === 'A.5.2'),
+    ).toMatchObject({
+      controlStatus: 'implemented',
+      evidenceExpired: true,
+    });
+    for (const frameworkId of BUILTIN_FRAMEWORK_IDS)
+      expect(await gapsOf(frameworkId)).toEqual(expectedGaps(frameworkId));
   });
 
   it('reports coverage per framework with consistent arithmetic and the pairwise matrix', async () => {
@@ -181,9 +198,10 @@ describe.each(dbKinds)('CTE analysis API on %s', (kind) => {
       expect(row.coverage).toBeCloseTo((row.covered + 0.5 * row.partial) / row.total, 4);
     }
     const iso = body.frameworks[0];
-    // A.6.2.8 and A.5.2 implemented, A.2.2 in progress, A.10.4 excluded.
-    expect(iso).toMatchObject({ total: 37, covered: 2, partial: 1, uncovered: 34, notApplicable: 1 });
-    expect(iso.coverage).toBe(Math.round((2.5 / 37) * 10_000) / 10_000);
+    // A.6.2.8 implemented, A.2.2 in progress, A.5.2 implemented with expired evidence (so in progress),
+    // A.10.4 excluded.
+    expect(iso).toMatchObject({ total: 37, covered: 1, partial: 2, uncovered: 34, notApplicable: 1 });
+    expect(iso.coverage).toBe(Math.round((2 / 37) * 10_000) / 10_000);
     expect(
       body.frameworks.find((row: { frameworkId: string }) => row.frameworkId === 'eu-ai-act').partial,
     ).toBeGreaterThan(0);
@@ -215,12 +233,18 @@ describe.each(dbKinds)('CTE analysis API on %s', (kind) => {
       coveredBy: ['A.6.2.8'],
       joint: { controls: ['A.6.2.8'], remaining: [], inferred: true, status: 'covered' },
     });
-    // Art. 27 is mapped to A.5.2, A.5.4 and A.5.5; only A.5.2 is implemented.
+    // Art. 27 is mapped to A.5.2, A.5.4 and A.5.5; only A.5.2 is implemented, and its evidence has expired:
+    // as in progress it starts no set of three, and reaches Art. 27 over one partial hop (0.25).
     const art27 = requirements.find((row: { requirementId: string }) => row.requirementId === 'Art. 27');
     expect(art27).toMatchObject({
       status: 'partial',
+      strength: 0.25,
       coveredBy: ['A.5.2'],
-      joint: { controls: ['A.5.2', 'A.5.4', 'A.5.5'], remaining: ['A.5.4', 'A.5.5'], status: 'partial' },
+      joint: {
+        controls: ['A.5.2', 'A.5.4', 'A.5.5'],
+        remaining: ['A.5.2', 'A.5.4', 'A.5.5'],
+        status: 'uncovered',
+      },
     });
   });
 

@@ -5,7 +5,9 @@ import {
   frameworkCoverage,
   pairwiseCoverage,
 } from '../../src/cte/coverage.js';
+import { computeGaps } from '../../src/cte/gaps.js';
 import { propagateCoverage } from '../../src/cte/graph.js';
+import { loadBuiltinLibrary } from '../../src/cte/library.js';
 import { smallLibrary } from './hand-built.js';
 
 describe('coverage', () => {
@@ -84,5 +86,50 @@ describe('coverage', () => {
     const report = coverageReport(library, propagateCoverage(library, new Map()));
     expect(report.frameworks.map((row) => row.coverage)).toEqual([0, 0, 0]);
     expect(report.pairwise).toBe(pairwiseCoverage(library));
+  });
+});
+
+describe('expired evidence on the built-in frameworks', () => {
+  const library = loadBuiltinLibrary();
+  const withLogging = (evidenceExpired: boolean) =>
+    propagateCoverage(
+      library,
+      new Map([['A.6.2.8', { status: 'implemented' as const, applicable: true, evidenceExpired }]]),
+    );
+  const counts = (result: ReturnType<typeof withLogging>, frameworkId: string) =>
+    frameworkCoverage(library, result).find((row) => row.frameworkId === frameworkId);
+
+  it('propagates A.6.2.8 with all its evidence expired as in progress, down to EU AI Act Art. 12', () => {
+    const fresh = withLogging(false);
+    const stale = withLogging(true);
+    expect(fresh.get('eu-ai-act', 'Art. 12')?.status).toBe('covered');
+    const art12 = stale.get('eu-ai-act', 'Art. 12')!;
+    expect(art12).toMatchObject({ status: 'partial', strength: 0.5 });
+    expect(art12.justifications).toEqual([
+      expect.objectContaining({ controlId: 'A.6.2.8', controlStatus: 'implemented', evidenceExpired: true }),
+    ]);
+    expect(counts(fresh, 'eu-ai-act')).toMatchObject({ covered: 3, partial: 0 });
+    expect(counts(stale, 'eu-ai-act')).toMatchObject({ covered: 0, partial: 3 });
+    expect(counts(fresh, 'iso-42001')).toMatchObject({ covered: 1, partial: 0 });
+    expect(counts(stale, 'iso-42001')).toMatchObject({ covered: 0, partial: 1 });
+  });
+
+  it('gives gaps that agree with the coverage', () => {
+    const stale = withLogging(true);
+    expect(
+      computeGaps(library, stale, 'iso-42001').gaps.find((gap) => gap.controlId === 'A.6.2.8'),
+    ).toMatchObject({
+      status: 'implemented',
+      recommendation: expect.stringMatching(/^Renew the expired evidence on A\.6\.2\.8/),
+    });
+    expect(
+      computeGaps(library, stale, 'eu-ai-act').gaps.find((gap) => gap.controlId === 'Art. 12'),
+    ).toMatchObject({
+      status: 'partial',
+      recommendation: expect.stringMatching(/^Renew the expired evidence of iso-42001 A\.6\.2\.8 /),
+    });
+    expect(
+      computeGaps(library, withLogging(false), 'eu-ai-act').gaps.map((gap) => gap.controlId),
+    ).not.toContain('Art. 12');
   });
 });

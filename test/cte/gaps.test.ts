@@ -197,7 +197,19 @@ describe('gaps', () => {
     expect(plain.gaps.map((gap) => [gap.controlId, gap.status])).toEqual([['A.2', 'in_progress']]);
     expect(plain.gaps[0].recommendation).toMatch(/^Finish implementing A.2 "Human oversight"/);
     expect(plain.gaps[0].recommendation).toContain('counts toward 1 requirement(s)');
-    const expired = computeGaps(library, coverage, 'iso-42001', { expiredEvidenceControls: ['A.1', 'A.2'] });
+    const expired = computeGaps(
+      library,
+      propagateCoverage(
+        library,
+        new Map([
+          ['A.1', { ...state('implemented'), evidenceExpired: true }],
+          ['A.2', { ...state('in_progress'), evidenceExpired: true }],
+          ['A.3', state('not_started', false)],
+        ]),
+      ),
+      'iso-42001',
+      {},
+    );
     const a1 = expired.gaps.find((gap) => gap.controlId === 'A.1')!;
     expect(a1.status).toBe('implemented');
     expect(a1.recommendation).toMatch(/^Renew the expired evidence on A.1/);
@@ -208,10 +220,11 @@ describe('gaps', () => {
   });
 
   it('mentions expired evidence on the control a gap depends on', () => {
-    const coverage = propagateCoverage(library, new Map([['A.3', state('in_progress')]]));
-    const l3 = computeGaps(library, coverage, 'law', { expiredEvidenceControls: ['A.3'] }).gaps.find(
-      (gap) => gap.controlId === 'L3',
-    )!;
+    const coverage = propagateCoverage(
+      library,
+      new Map([['A.3', { ...state('in_progress'), evidenceExpired: true }]]),
+    );
+    const l3 = computeGaps(library, coverage, 'law', {}).gaps.find((gap) => gap.controlId === 'L3')!;
     expect(l3.recommendation).toContain('renew its expired evidence');
   });
 

@@ -71,6 +71,28 @@ describe('crosswalk propagation', () => {
     expect(result.get('law', 'L2')).toMatchObject({ status: 'partial', strength: 0.5 });
   });
 
+  it('propagates an implemented control whose evidence has all expired as in progress, and says why', () => {
+    const expired: OrgControlState = { ...implemented, evidenceExpired: true };
+    const result = propagateCoverage(smallLibrary(), new Map([['A.1', expired]]));
+    expect(result.get('iso-42001', 'A.1')).toMatchObject({
+      status: 'partial',
+      strength: 0.5,
+      orgStatus: 'implemented',
+      evidenceExpired: true,
+    });
+    const l1 = result.get('law', 'L1')!;
+    expect(l1).toMatchObject({ status: 'partial', strength: 0.5 });
+    expect(l1.justifications).toEqual([
+      expect.objectContaining({ controlId: 'A.1', controlStatus: 'implemented', evidenceExpired: true }),
+    ]);
+    // Two full hops away, G1 gets what an in-progress A.1 gives.
+    expect(result.get('guide', 'G1')).toMatchObject({ status: 'partial', strength: 0.5 });
+    const renewed = propagateCoverage(smallLibrary(), new Map([['A.1', implemented]]));
+    expect(renewed.get('law', 'L1')?.status).toBe('covered');
+    expect(renewed.get('law', 'L1')?.justifications[0].evidenceExpired).toBeUndefined();
+    expect(renewed.get('iso-42001', 'A.1')?.evidenceExpired).toBeUndefined();
+  });
+
   it('gives no credit from a control marked not applicable', () => {
     const result = propagateCoverage(
       smallLibrary(),

@@ -13,12 +13,20 @@ import { jointLibrary } from './hand-built.js';
 
 const library = jointLibrary();
 
-/** Statuses from a compact form: `{ 'A.1': 'implemented', 'A.3': 'excluded' }`. */
-function org(states: Record<string, ControlStatus | 'excluded'>) {
+/**
+ * Statuses from a compact form: `{ 'A.1': 'implemented', 'A.3': 'excluded' }`, with the controls whose
+ * evidence has all expired.
+ */
+function org(states: Record<string, ControlStatus | 'excluded'>, expired: readonly string[] = []) {
   return new Map<string, OrgControlState>(
     Object.entries(states).map(([id, status]) => [
       id,
-      status === 'excluded' ? { status: 'not_started', applicable: false } : { status, applicable: true },
+      {
+        ...(status === 'excluded'
+          ? { status: 'not_started', applicable: false }
+          : { status, applicable: true }),
+        ...(expired.includes(id) ? { evidenceExpired: true } : {}),
+      },
     ]),
   );
 }
@@ -87,6 +95,20 @@ describe('joint coverage', () => {
     ]);
     const allStarted = reg({ 'A.1': 'in_progress', 'A.2': 'in_progress', 'A.3': 'in_progress' }, 'R3');
     expect(allStarted).toMatchObject({ status: 'partial', strength: 0.5 });
+  });
+
+  it('counts a mapped control whose evidence has all expired as in progress', () => {
+    const r2 = propagateCoverage(library, org({ 'A.1': 'implemented', 'A.2': 'implemented' }, ['A.2'])).get(
+      'reg',
+      'R2',
+    )!;
+    expect(r2).toMatchObject({ status: 'partial', strength: 0.5 });
+    expect(r2.joint).toMatchObject({ controls: ['A.1', 'A.2'], remaining: ['A.2'], status: 'partial' });
+    expect(r2.justifications.find((why) => why.controlId === 'A.2')).toMatchObject({
+      controlStatus: 'implemented',
+      evidenceExpired: true,
+      credit: 'joint',
+    });
   });
 
   it('gives nothing jointly when nothing is implemented and some are not started', () => {
@@ -186,8 +208,8 @@ describe('joint coverage', () => {
 
 describe('gaps under the joint rule', () => {
   const gapsFor = (states: Record<string, ControlStatus | 'excluded'>, expired: string[] = []) => {
-    const coverage = propagateCoverage(library, org(states));
-    return computeGaps(library, coverage, 'reg', { expiredEvidenceControls: expired }).gaps;
+    const coverage = propagateCoverage(library, org(states, expired));
+    return computeGaps(library, coverage, 'reg').gaps;
   };
   const gap = (gaps: ReturnType<typeof gapsFor>, id: string) => gaps.find((entry) => entry.controlId === id);
 
@@ -227,8 +249,16 @@ describe('gaps under the joint rule', () => {
     expect(r3.recommendation).toContain('A.1 is also mapped but excluded as not applicable.');
   });
 
+  it('asks to renew the expired evidence of a mapped control that is implemented', () => {
+    const r2 = gap(gapsFor({ 'A.1': 'implemented', 'A.2': 'implemented' }, ['A.2']), 'R2')!;
+    expect(r2.status).toBe('partial');
+    expect(r2.recommendation).toMatch(
+      /^Renew the expired evidence of iso-42001 A\.2 "Roles and responsibilities": with A\.1 \(implemented\) they are the 2 iso-42001 controls/,
+    );
+  });
+
   it('says when the mapping rests on inferred edges, and flags expired evidence', () => {
-    const gaps = gapsFor({ 'A.4': 'implemented' }, ['A.5']);
+    const gaps = gapsFor({ 'A.4': 'implemented', 'A.5': 'not_started' }, ['A.5']);
     const r5 = gap(gaps, 'R5')!;
     expect(r5.recommendation).toMatch(
       /^Implement iso-42001 A\.5 "Impact assessment" \(renew its expired evidence\)/,
