@@ -23,7 +23,8 @@ import { healthRoutes } from './health/health.routes.js';
 import type { JobRunner } from './jobs/jobs.js';
 import { orgRoutes } from './orgs/orgs.routes.js';
 import { registerAuth } from './plugins/auth.js';
-import { registerErrorHandler } from './plugins/error-handler.js';
+import { registerErrorHandler, renderFrameworkError } from './plugins/error-handler.js';
+import { registerNulGuard } from './plugins/nul-guard.js';
 import { sidecarKeyRoutes } from './sidecars/sidecar-keys.routes.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -61,6 +62,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
+    frameworkErrors: renderFrameworkError,
     ajv: { customOptions: {} },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -70,6 +72,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
 
   registerErrorHandler(app);
+  registerNulGuard(app);
 
   await app.register(swagger, {
     openapi: {
@@ -80,7 +83,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         description:
           'Compliance management for organizations that run AI systems (Management API under /api/v1) ' +
           'and the Compliance Topology Engine (/api/v1/cte). Every error uses the envelope ' +
-          '{"error":{"code","message","details"}}; lists are objects; timestamps are ISO 8601 UTC.',
+          '{"error":{"code","message","details"}}; lists are objects; timestamps are ISO 8601 UTC. No text in a ' +
+          'path, query or body may contain NUL (U+0000), except within attestation claims.',
       },
       components: {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key' } },

@@ -1,6 +1,8 @@
+import { isSupportedInstant } from '../compliance/periods.js';
 import type { Em } from '../db.js';
 import { badRequest, resourceNotFound } from '../errors.js';
 import type { AttestationLevel, AttestationRecord } from './attestation-content.js';
+import { DEFAULT_LIST_LIMIT } from './attestations.schemas.js';
 import { type AttestationRow, ROW_COLUMNS, recordFromRow } from './attestations.store.js';
 
 export interface AttestationFilter {
@@ -8,7 +10,7 @@ export interface AttestationFilter {
   epochId?: string;
   from?: string;
   to?: string;
-  limit: number;
+  limit?: number;
   offset?: number;
   cursor?: string;
   includeTotal?: boolean;
@@ -26,23 +28,33 @@ export interface AttestationPage {
 const encodeCursor = (timestamp: string, attestationId: string) =>
   Buffer.from(JSON.stringify([timestamp, attestationId])).toString('base64url');
 
+const fieldError = (field: string, message: string) =>
+  badRequest(`${field} ${message}`, { fields: [{ field, message }] });
+
+/** Cursors come back from clients: anything the database could not compare is refused like garbage. */
 function decodeCursor(cursor: string): { timestamp: Date; attestationId: string } {
   try {
     const [timestamp, attestationId] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown[];
     const time = new Date(timestamp as string);
-    if (typeof timestamp === 'string' && typeof attestationId === 'string' && !Number.isNaN(time.getTime())) {
+    if (
+      typeof timestamp === 'string' &&
+      typeof attestationId === 'string' &&
+      !attestationId.includes('\u0000') &&
+      isSupportedInstant(time.getTime())
+    ) {
       return { timestamp: time, attestationId };
     }
   } catch {
     // Reported below like any other unreadable cursor.
   }
-  throw badRequest('querystring.cursor is not a cursor this API returned', { field: 'querystring.cursor' });
+  throw fieldError('querystring.cursor', 'is not a cursor this API returned');
 }
 
 function parseTime(value: string | undefined, field: string): Date | undefined {
   if (value === undefined) return undefined;
   const time = new Date(value);
-  if (Number.isNaN(time.getTime())) throw badRequest(`${field} is not a valid date`, { field });
+  if (!isSupportedInstant(time.getTime()))
+    throw fieldError(field, 'is not a date-time in the years 0001 to 9999');
   return time;
 }
 
@@ -58,10 +70,10 @@ export async function listAttestations(
   const from = parseTime(filter.from, 'querystring.from');
   const to = parseTime(filter.to, 'querystring.to');
   if (from && to && from > to) {
-    throw badRequest('querystring.from must not be after querystring.to', { field: 'querystring.from' });
+    throw fieldError('querystring.from', 'must not be after querystring.to');
   }
   if (filter.cursor !== undefined && filter.offset !== undefined) {
-    throw badRequest('Use either cursor or offset, not both', { field: 'querystring.cursor' });
+    throw fieldError('querystring.cursor', 'cannot be combined with querystring.offset');
   }
   const where = ['org_id = ?'];
   const params: unknown[] = [orgId];
@@ -89,19 +101,20 @@ export async function listAttestations(
     params.push(after.timestamp, after.attestationId);
   }
   const offset = filter.offset ?? 0;
+  const limit = filter.limit ?? DEFAULT_LIST_LIMIT;
   const rows = await em.execute<(AttestationRow & { attested_at: Date | string })[]>(
     `select ${ROW_COLUMNS}, attested_at from attestations where ${where.join(' and ')}
      order by attested_at desc, attestation_id desc limit ? offset ?`,
-    [...params, filter.limit + 1, offset],
+    [...params, limit + 1, offset],
   );
-  const page = rows.slice(0, filter.limit);
+  const page = rows.slice(0, limit);
   const last = page.at(-1);
   const result: AttestationPage = {
     attestations: page.map(recordFromRow),
-    limit: filter.limit,
+    limit,
     offset,
     nextCursor:
-      rows.length > filter.limit && last
+      rows.length > limit && last
         ? encodeCursor(new Date(last.attested_at).toISOString(), last.attestation_id)
         : null,
   };

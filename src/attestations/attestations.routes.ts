@@ -25,7 +25,9 @@ export const attestationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
   app.post(
     '/orgs/:orgId/attestations',
     {
-      config: { scope: 'attest' },
+      // The hot path skips the NUL scan: ids are pattern-checked, control ids are matched against the
+      // library in memory, and the content is stored as JSON text.
+      config: { scope: 'attest', bodyMayHoldNul: true },
       schema: {
         tags: ['attestations'],
         summary: 'Ingest an attestation from a sidecar (idempotent by attestationId)',

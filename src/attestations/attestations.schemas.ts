@@ -4,6 +4,7 @@ import { Identifier, Nullable, OrgId, Timestamp } from '../schemas.js';
 import { SidecarKeyId } from '../sidecars/sidecar-keys.schemas.js';
 
 export const MAX_LIST_LIMIT = 1000;
+export const DEFAULT_LIST_LIMIT = 50;
 export const MAX_CONTROLS_PER_ATTESTATION = 64;
 
 export const LevelSchema = Type.Union([Type.Literal('L0'), Type.Literal('L2')], {
@@ -34,8 +35,10 @@ export const AttestationBodySchema = Type.Object(
       description: 'Controls this attestation is evidence for',
     }),
     timestamp: Type.String({
-      pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$',
-      description: 'When the sidecar observed what it attests: ISO 8601 UTC with milliseconds',
+      // Year 0000 has no place in PostgreSQL's calendar.
+      pattern: '^(?!0000)[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$',
+      description:
+        'When the sidecar observed what it attests: ISO 8601 UTC with milliseconds, years 0001–9999',
     }),
     claims: Type.Record(Type.String(), Type.Unknown(), { description: 'What the sidecar attests' }),
     signature: Type.Optional(SignatureSchema),
@@ -75,7 +78,7 @@ export const AttestationListQuery = Type.Object({
   epochId: Type.Optional(EpochId),
   from: Type.Optional(Type.String({ format: 'date-time', description: 'Earliest timestamp, inclusive' })),
   to: Type.Optional(Type.String({ format: 'date-time', description: 'Latest timestamp, inclusive' })),
-  limit: Type.Integer({ minimum: 1, maximum: MAX_LIST_LIMIT, default: 50 }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIST_LIMIT, default: DEFAULT_LIST_LIMIT })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647 })),
   cursor: Type.Optional(
     Type.String({

@@ -4,8 +4,8 @@ import type { AppContext } from '../context.js';
 import { requireOrg } from '../orgs/orgs.service.js';
 import { errorResponses, OrgIdParam } from '../schemas.js';
 import type { ApiKey } from './api-key.entity.js';
-import { CreatedKeySchema, CreateKeyBody, KeyListSchema, KeyParams } from './keys.schemas.js';
-import { createKey, listKeys, revokeKey } from './keys.service.js';
+import { CreatedKeySchema, CreateKeyBody, KeyListSchema, KeyParams, KeySchema } from './keys.schemas.js';
+import { createKey, getKey, listKeys, revokeKey } from './keys.service.js';
 
 const keyView = (key: ApiKey) => ({
   keyId: key.keyId,
@@ -36,7 +36,10 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       request.log.info({ keyId: key.keyId, orgId: key.orgId, scopes: key.scopes }, 'api key created');
       return reply
         .status(201)
-        .header('location', `${request.url}/${key.keyId}`)
+        .header(
+          'location',
+          `/api/v1/orgs/${encodeURIComponent(request.params.orgId)}/keys/${encodeURIComponent(key.keyId)}`,
+        )
         .send({ ...key, createdAt: key.createdAt.toISOString() });
     },
   );
@@ -56,6 +59,24 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       const em = ctx.db.em();
       await requireOrg(em, request.params.orgId);
       return { keys: (await listKeys(em, request.params.orgId)).map(keyView) };
+    },
+  );
+
+  app.get(
+    '/orgs/:orgId/keys/:keyId',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags: ['keys'],
+        summary: 'One API key (never its secret)',
+        params: KeyParams,
+        response: { 200: KeySchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const em = ctx.db.em();
+      await requireOrg(em, request.params.orgId);
+      return keyView(await getKey(em, request.params.orgId, request.params.keyId));
     },
   );
 

@@ -33,7 +33,9 @@ export async function createKey(
 ): Promise<CreatedKey> {
   const scopes = [...new Set(input.scopes)].sort() as Scope[];
   if (input.orgId !== null && scopes.includes('admin')) {
-    throw badRequest('The admin scope is reserved for platform keys', { field: 'scopes' });
+    throw badRequest('The admin scope is reserved for platform keys', {
+      fields: [{ field: 'body.scopes', message: 'must not include admin on an organization key' }],
+    });
   }
   const key = generateSecret();
   const entity = em.create(ApiKey, {
@@ -59,9 +61,14 @@ export async function createKey(
 export const listKeys = (em: Em, orgId: string) =>
   em.find(ApiKey, { orgId }, { orderBy: { createdAt: 'asc', keyId: 'asc' } });
 
-export async function revokeKey(em: Em, orgId: string, keyId: string): Promise<ApiKey> {
+export async function getKey(em: Em, orgId: string, keyId: string): Promise<ApiKey> {
   const key = await em.findOne(ApiKey, { keyId, orgId });
   if (!key) throw resourceNotFound('API key', { keyId });
+  return key;
+}
+
+export async function revokeKey(em: Em, orgId: string, keyId: string): Promise<ApiKey> {
+  const key = await getKey(em, orgId, keyId);
   if (!key.revokedAt) {
     key.revokedAt = new Date();
     await em.flush();

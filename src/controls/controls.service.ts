@@ -10,7 +10,9 @@ export type OrgControlView = Static<typeof OrgControlSchema>;
 
 function checkDomain(domain: string | undefined): void {
   if (domain !== undefined && !DOMAIN_IDS().includes(domain)) {
-    throw badRequest(`Unknown domain ${domain}`, { field: 'domain', allowed: DOMAIN_IDS() });
+    const field = 'querystring.domain';
+    const message = `must be one of ${DOMAIN_IDS().join(', ')}`;
+    throw badRequest(`${field} ${message}`, { fields: [{ field, message }], allowed: DOMAIN_IDS() });
   }
 }
 

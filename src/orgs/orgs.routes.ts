@@ -20,7 +20,7 @@ export const orgRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       const org = await createOrg(ctx.db.em(), request.body);
       return reply
         .status(201)
-        .header('location', `${request.url}/${encodeURIComponent(org.orgId)}`)
+        .header('location', `/api/v1/orgs/${encodeURIComponent(org.orgId)}`)
         .send(org);
     },
   );

@@ -8,7 +8,7 @@ declare module 'fastify' {
     principal: Principal | null;
   }
   interface FastifyContextConfig {
-    /** Permission the route needs; defaults to `read` for GET and `write` otherwise. */
+    /** Permission the route needs; defaults to `read` for GET (and its HEAD) and `write` otherwise. */
     scope?: Scope;
     /** No credential needed (health, OpenAPI). */
     public?: boolean;
@@ -39,7 +39,7 @@ export function registerAuth(app: FastifyInstance, keys: KeyResolver): void {
     if (!principal) throw unauthorized('Invalid or revoked API key');
     request.principal = principal;
 
-    const scope = config.scope ?? (request.method === 'GET' ? 'read' : 'write');
+    const scope = config.scope ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write');
     if (!hasScope(principal, scope)) {
       throw forbidden(`This API key lacks the "${scope}" scope`, { requiredScope: scope });
     }

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, envelope } from '../errors.js';
 
 interface ValidationIssue {
@@ -21,6 +21,22 @@ function validationDetails(error: FastifyError) {
     message: issue.message ?? 'is invalid',
   }));
   return { fields };
+}
+
+/** Bad JSON, empty or oversized bodies, unsupported media types, unreadable URLs: all malformed input. */
+const malformed = (error: FastifyError) =>
+  envelope('BAD_REQUEST', error.message, { reason: error.code ?? 'invalid' });
+
+/**
+ * Fastify's `frameworkErrors`: what its router refuses before any route runs (a path that is not valid
+ * percent-encoded UTF-8, a path parameter over `maxParamLength`) is malformed input too, so 400, not 414.
+ */
+export function renderFrameworkError(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  reply.status(400).send(malformed(error));
 }
 
 /**
@@ -55,12 +71,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(429).send(envelope('RATE_LIMITED', 'Too many requests', {}));
     }
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      // Bad JSON, empty or oversized bodies, unsupported media types: all malformed input.
-      return reply
-        .status(400)
-        .send(envelope('BAD_REQUEST', error.message, { reason: error.code ?? 'invalid' }));
-    }
+    if (status >= 400 && status < 500) return reply.status(400).send(malformed(error));
     request.log.error({ err: error }, 'unhandled error');
     return reply
       .status(500)

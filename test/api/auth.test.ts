@@ -76,6 +76,13 @@ describe.each(dbKinds)('authentication and permissions on %s', (kind) => {
 
   it('lets a tenant key read and write its own org', async () => {
     expect((await t.request({ method: 'GET', url: '/api/v1/orgs/acme', key: readKey })).statusCode).toBe(200);
+    // HEAD is GET without the body: it needs the read scope only.
+    const head = await t.app.inject({
+      method: 'HEAD',
+      url: '/api/v1/orgs/acme/controls',
+      headers: { authorization: `Bearer ${readKey}` },
+    });
+    expect(head.statusCode).toBe(200);
     const res = await t.request({
       method: 'PUT',
       url: '/api/v1/orgs/acme/controls/A.2.2/status',
@@ -88,13 +95,23 @@ describe.each(dbKinds)('authentication and permissions on %s', (kind) => {
   it('issues keys shown once, stored hashed, listed without secrets, and refused once revoked', async () => {
     const created = await t.request({
       method: 'POST',
-      url: '/api/v1/orgs/acme/keys',
+      url: '/api/v1/orgs/acme/keys?source=test',
       body: { scopes: ['read'], name: 'ci' },
     });
     expect(created.statusCode).toBe(201);
     const { keyId, key } = created.json();
     expect(key).toMatch(/^cmp_[A-Za-z0-9_-]{43}$/);
     expect(created.headers.location).toBe(`/api/v1/orgs/acme/keys/${keyId}`);
+    const one = await t.request({ method: 'GET', url: created.headers.location as string });
+    expect(one.statusCode).toBe(200);
+    expect(one.json()).toEqual({
+      keyId,
+      orgId: 'acme',
+      name: 'ci',
+      scopes: ['read'],
+      createdAt: created.json().createdAt,
+      revokedAt: null,
+    });
 
     const stored = await t.db
       .em()
@@ -115,6 +132,8 @@ describe.each(dbKinds)('authentication and permissions on %s', (kind) => {
     expect(revoked.statusCode).toBe(204);
     const after = await t.request({ method: 'GET', url: '/api/v1/orgs/acme', key });
     expect(after.statusCode).toBe(401);
+    const shown = await t.request({ method: 'GET', url: `/api/v1/orgs/acme/keys/${keyId}` });
+    expect(shown.json().revokedAt).not.toBeNull();
   });
 
   it('rejects the admin scope on tenant keys, unknown scopes and unknown keys', async () => {
@@ -124,6 +143,7 @@ describe.each(dbKinds)('authentication and permissions on %s', (kind) => {
       body: { scopes: ['admin'] },
     });
     expect(admin.statusCode).toBe(400);
+    expect(admin.json().error.details.fields[0].field).toBe('body.scopes');
     const unknown = await t.request({
       method: 'POST',
       url: '/api/v1/orgs/acme/keys',
@@ -131,12 +151,17 @@ describe.each(dbKinds)('authentication and permissions on %s', (kind) => {
     });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().error.details.fields[0].field).toMatch(/^body\.scopes/);
-    const missing = await t.request({ method: 'DELETE', url: '/api/v1/orgs/acme/keys/key_nope' });
-    expect(missing.statusCode).toBe(404);
-    expect(missing.json().error).toMatchObject({
-      code: 'RESOURCE_NOT_FOUND',
-      details: { keyId: 'key_nope' },
-    });
+    for (const method of ['GET', 'DELETE'] as const) {
+      const missing = await t.request({ method, url: '/api/v1/orgs/acme/keys/key_nope' });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json().error).toEqual({
+        code: 'RESOURCE_NOT_FOUND',
+        message: 'API key not found',
+        details: { keyId: 'key_nope' },
+      });
+    }
+    const tenant = await t.request({ method: 'GET', url: '/api/v1/orgs/acme/keys/key_nope', key: writeKey });
+    expect(tenant.statusCode).toBe(403);
   });
 
   it('serves health and the OpenAPI document without a key', async () => {

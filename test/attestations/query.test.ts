@@ -27,6 +27,8 @@ const newestFirst = (a: Body, b: Body) =>
   byteOrder(b.timestamp as string, a.timestamp as string) ||
   byteOrder(b.attestationId as string, a.attestationId as string);
 const ids = (bodies: Body[]) => bodies.map((body) => body.attestationId);
+const cursorOf = (timestamp: string, attestationId: string) =>
+  Buffer.from(JSON.stringify([timestamp, attestationId])).toString('base64url');
 
 describe.each(dbKinds)('attestation reading on %s', (kind) => {
   let t: TestApp;
@@ -125,10 +127,15 @@ describe.each(dbKinds)('attestation reading on %s', (kind) => {
     'from=2026-11-10T00:00:00.000Z&to=2026-11-01T00:00:00.000Z',
     'cursor=not-a-cursor',
     'cursor=WyJ4Il0&offset=3',
+    `cursor=${cursorOf('2026-11-01T00:00:00.000Z', 'q-\u0000')}`,
+    `cursor=${cursorOf('-100000-01-01T00:00:00.000Z', 'q-01')}`,
+    `cursor=${cursorOf('0000-01-01T00:00:00.000Z', 'q-01')}`,
+    'from=0000-01-01T00:00:00Z',
   ])('answers 400 for %s', async (query) => {
     const res = await t.request({ method: 'GET', url: `${URL}?${query}` });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.code).toBe('BAD_REQUEST');
+    expect(res.json().error.details.fields[0].field).toMatch(/^querystring\./);
   });
 
   it('accepts the largest limit', async () => {
@@ -143,6 +150,10 @@ describe.each(dbKinds)('attestation reading on %s', (kind) => {
     );
     expect(ingest.requestBody.content['application/json'].schema.required).toEqual(
       expect.arrayContaining(['level', 'epochId', 'controlIds', 'timestamp', 'claims']),
+    );
+    const listParameters = paths['/api/v1/orgs/{orgId}/attestations'].get.parameters;
+    expect(listParameters.filter((parameter: { in: string }) => parameter.in === 'query')).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'limit', required: false })]),
     );
     for (const path of [
       '/api/v1/orgs/{orgId}/attestations/{attestationId}',

@@ -188,10 +188,19 @@ describe.each(dbKinds)('compliance history on %s', (kind) => {
     ['an impossible date', 'from=2026-02-30'],
     ['a date without zone', 'from=2026-02-03T10:00:00'],
     ['too many daily points', 'from=2020-01-01&to=2026-04-01'],
+    ['the year 0', 'from=0000-01-01&to=0000-01-02'],
+    ['an instant past the year 9999', 'from=9999-12-30&to=9999-12-31T23:00:00-05:00'],
   ])('rejects %s with 400', async (_case, query) => {
     const res = await t.request({ method: 'GET', url: `/api/v1/orgs/hist/compliance/history?${query}` });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.code).toBe('BAD_REQUEST');
+  });
+
+  it('answers a range in the first century with points of its own, before the org existed', async () => {
+    const { points } = await history('from=0050-01-01&to=0050-01-03');
+    expect(summary(points)).toEqual(
+      ['0050-01-01', '0050-01-02', '0050-01-03'].map((day) => [day, null, counts(0, 0, 0)]),
+    );
   });
 
   it('allows long ranges at a coarser interval, and 404s an unknown org', async () => {

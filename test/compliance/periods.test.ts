@@ -28,6 +28,25 @@ describe('parseInstant', () => {
       }),
     );
   });
+
+  it('accepts the years 0001 to 9999 and nothing beyond, whatever the zone', () => {
+    expect(parseInstant('0001-01-01', 'from').toISOString()).toBe('0001-01-01T00:00:00.000Z');
+    expect(parseInstant('0050-06-15T12:00:00Z', 'from').toISOString()).toBe('0050-06-15T12:00:00.000Z');
+    expect(parseInstant('9999-12-31T23:59:59.999Z', 'to').toISOString()).toBe('9999-12-31T23:59:59.999Z');
+    for (const value of [
+      '0000-01-01',
+      '0000-12-31T23:59:59Z',
+      '0001-01-01T00:30:00+01:00',
+      '9999-12-31T23:00:00-05:00',
+    ]) {
+      expect(() => parseInstant(value, 'body.expiresAt'), value).toThrow(
+        expect.objectContaining({
+          statusCode: 400,
+          details: { fields: [expect.objectContaining({ field: 'body.expiresAt' })] },
+        }),
+      );
+    }
+  });
 });
 
 describe('periods', () => {
@@ -53,6 +72,14 @@ describe('periods', () => {
     );
     expect(nextPeriodStart(d('2026-12-01T00:00:00Z'), 'monthly').toISOString()).toBe(
       '2027-01-01T00:00:00.000Z',
+    );
+  });
+
+  it('keeps the years 0001 to 0099 as they are', () => {
+    expect(periodStart(d('0050-03-02T10:00:00Z'), 'daily').toISOString()).toBe('0050-03-02T00:00:00.000Z');
+    expect(periodStart(d('0050-03-02T10:00:00Z'), 'monthly').toISOString()).toBe('0050-03-01T00:00:00.000Z');
+    expect(nextPeriodStart(d('0099-12-01T00:00:00Z'), 'monthly').toISOString()).toBe(
+      '0100-01-01T00:00:00.000Z',
     );
   });
 
