@@ -354,6 +354,24 @@ describe('crosswalk fixture', () => {
     ).toBe(true);
   });
 
+  it('takes from the SCF pivot only the pairs whose relationship set algebra determines', () => {
+    const { derivedEdges } = readReference<{
+      derivedEdges: { sourceId: string; targetId: string; relationship: string | null }[];
+    }>('mappings-scf-pivot.json');
+    // Two controls mapped to one SCF control need not overlap at all: co-mapped pairs are no edges.
+    const determined = derivedEdges.filter(
+      (e) =>
+        e.relationship !== null &&
+        findRequirement({ frameworkId: 'iso-42001', requirementId: e.sourceId }) &&
+        findRequirement({ frameworkId: 'iso-27001', requirementId: e.targetId }),
+    );
+    const pivot = edges.filter((e) => e.origin === 'scf-pivot');
+    expect(pivot.map((e) => [e.source.requirementId, e.relationship, e.target.requirementId])).toEqual(
+      determined.map((e) => [e.sourceId, e.relationship, e.targetId]),
+    );
+    expect(pivot).toHaveLength(4);
+  });
+
   it('rewrites rationales instead of copying them, and marks inferred edges', () => {
     const referenceRationales = new Set(
       readReference<{ edges: { rationale?: string }[] }>('mappings.json').edges.flatMap((e) =>
