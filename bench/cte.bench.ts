@@ -78,9 +78,13 @@ console.log(
 const statuses = new Map<string, OrgControlState>();
 const cycle: ControlStatus[] = ['implemented', 'in_progress', 'not_started'];
 library.framework(BASE_FRAMEWORK_ID)?.requirements.forEach((requirement, i) => {
-  statuses.set(requirement.id, { status: cycle[i % 3], applicable: i % 11 !== 5 });
+  statuses.set(requirement.id, {
+    status: cycle[i % 3],
+    applicable: i % 11 !== 5,
+    ...(requirement.id === 'A.6.2.8' ? { evidenceExpired: true } : {}),
+  });
 });
-const context = { aiSystemRiskLevels: ['limited', 'high'] as const, expiredEvidenceControls: ['A.6.2.8'] };
+const context = { aiSystemRiskLevels: ['limited', 'high'] as const };
 
 function gapsAndCoverage() {
   const coverage = propagateCoverage(library, statuses);

@@ -1,7 +1,6 @@
-import { type Instance, render } from 'ink';
-import { createElement } from 'react';
-import { Progress } from './ui/spinner.js';
-import { plainTable, Table, type TableData } from './ui/table.js';
+import type { Instance } from 'ink';
+import { createElement, type ReactElement } from 'react';
+import { plainTable, type TableData } from './ui/plain-table.js';
 
 export interface OutputOptions {
   json?: boolean;
@@ -17,7 +16,7 @@ export interface Printable {
   text?: string;
 }
 
-export function print(options: OutputOptions, result: Printable): void {
+export async function print(options: OutputOptions, result: Printable): Promise<void> {
   if (options.json) {
     process.stdout.write(`${JSON.stringify(result.data, null, 2)}\n`);
     return;
@@ -25,11 +24,20 @@ export function print(options: OutputOptions, result: Printable): void {
   if (result.text !== undefined) process.stdout.write(`${result.text}\n`);
   if (!result.table) return;
   if (interactive(process.stdout)) {
-    const instance = render(createElement(Table, { data: result.table }), { patchConsole: false });
-    instance.unmount();
+    const { Table } = await import('./ui/table.js');
+    await renderOnce(createElement(Table, { data: result.table }));
   } else {
     process.stdout.write(`${plainTable(result.table)}\n`);
   }
+}
+
+/**
+ * Renders a static element once with ink. Ink (with the components built on it) is loaded on first use,
+ * so plain output, pipes and the daemon behind `comply serve` never pay for loading it.
+ */
+export async function renderOnce(element: ReactElement): Promise<void> {
+  const { render } = await import('ink');
+  render(element, { patchConsole: false }).unmount();
 }
 
 /** A spinner appears only for work slower than this, so quick commands do not flicker. */
@@ -48,12 +56,18 @@ export async function withProgress<T>(
   if (spinning || options.json || !interactive(process.stderr)) return work();
   spinning = true;
   let instance: Instance | undefined;
-  const timer = setTimeout(() => {
-    instance = render(createElement(Progress, { label }), { stdout: process.stderr, patchConsole: false });
-  }, SPINNER_DELAY_MS);
+  let finished = false;
+  const show = async () => {
+    const [{ render }, { Progress }] = await Promise.all([import('ink'), import('./ui/spinner.js')]);
+    if (!finished) {
+      instance = render(createElement(Progress, { label }), { stdout: process.stderr, patchConsole: false });
+    }
+  };
+  const timer = setTimeout(() => void show(), SPINNER_DELAY_MS);
   try {
     return await work();
   } finally {
+    finished = true;
     clearTimeout(timer);
     instance?.clear();
     instance?.unmount();

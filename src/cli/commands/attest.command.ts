@@ -111,7 +111,7 @@ export function registerAttestCommand(program: Command, cli: Cli): void {
         if (error.status === null) throw new ConnectionError(error.message);
         throw new ApiError(error.status, error.code ?? `HTTP_${error.status}`, error.message, error.details);
       }
-      print(
+      await print(
         { json: cli.json(command) },
         {
           data: result.attestation,

@@ -66,7 +66,7 @@ export function registerAttestationCommands(program: Command, cli: Cli): void {
           `${page.attestations.length} attestation(s)${page.total === undefined ? '' : ` of ${page.total}`}`,
           page.nextCursor ? `more: --cursor ${page.nextCursor}` : '',
         ].filter(Boolean);
-        print(
+        await print(
           { json: cli.json(command) },
           {
             data: page,
@@ -96,7 +96,7 @@ export function registerAttestationCommands(program: Command, cli: Cli): void {
       const record = await cli
         .client(command)
         .get<AttestationRecord>(`${attestationsPath(cli.org(command))}/${encodeURIComponent(attestationId)}`);
-      print({ json: cli.json(command) }, { data: record, text: recordText(record) });
+      await print({ json: cli.json(command) }, { data: record, text: recordText(record) });
     });
 
   attestations
@@ -106,7 +106,7 @@ export function registerAttestationCommands(program: Command, cli: Cli): void {
       const epoch = await cli
         .client(command)
         .get<EpochSummary>(`${attestationsPath(cli.org(command))}/epochs/${encodeURIComponent(epochId)}`);
-      print(
+      await print(
         { json: cli.json(command) },
         {
           data: epoch,

@@ -30,12 +30,12 @@ export function registerComplianceCommands(program: Command, cli: Cli): void {
       const json = cli.json(command);
       const score = await client.get<ComplianceView>(`${orgPath(org)}/compliance`);
       if (json) {
-        print({ json }, { data: score });
+        await print({ json }, { data: score });
         return;
       }
       const history = await client.get<HistoryView>(`${orgPath(org)}/compliance/history`);
       const { counts } = score;
-      print(
+      await print(
         { json },
         {
           data: score,
@@ -72,7 +72,7 @@ export function registerComplianceCommands(program: Command, cli: Cli): void {
       const history = await cli
         .client(command)
         .get<HistoryView>(`${orgPath(cli.org(command))}/compliance/history`, options);
-      print(
+      await print(
         { json: cli.json(command) },
         {
           data: history,
@@ -105,7 +105,7 @@ export function registerComplianceCommands(program: Command, cli: Cli): void {
           label,
           notes: options.notes,
         });
-      print(
+      await print(
         { json: cli.json(command) },
         {
           data: created,
@@ -133,7 +133,7 @@ export function registerComplianceCommands(program: Command, cli: Cli): void {
             limit: 200,
           },
         );
-      print(
+      await print(
         { json: cli.json(command) },
         {
           data: result,
@@ -153,11 +153,11 @@ export function registerComplianceCommands(program: Command, cli: Cli): void {
       const path = `${orgPath(cli.org(command))}/compliance/snapshots/${encodeURIComponent(snapshotId)}`;
       const shown = await client.get<SnapshotView>(path);
       if (cli.json(command)) {
-        print({ json: true }, { data: shown });
+        await print({ json: true }, { data: shown });
         return;
       }
       const check = await client.get<SnapshotVerification>(`${path}/verify`);
-      print(
+      await print(
         { json: false },
         {
           data: shown,
@@ -194,7 +194,7 @@ export function registerComplianceCommands(program: Command, cli: Cli): void {
         .get<SnapshotVerification>(
           `${orgPath(cli.org(command))}/compliance/snapshots/${encodeURIComponent(snapshotId)}/verify`,
         );
-      print(
+      await print(
         { json: cli.json(command) },
         {
           data: check,

@@ -52,7 +52,7 @@ export function registerControlCommands(program: Command, cli: Cli): void {
               status: options.status,
               applicable: options.applicable,
             });
-          print(
+          await print(
             { json },
             {
               data: result,
@@ -76,7 +76,7 @@ export function registerControlCommands(program: Command, cli: Cli): void {
           domain: options.domain,
           search: options.search,
         });
-        print(
+        await print(
           { json },
           {
             data: result,
@@ -96,13 +96,16 @@ export function registerControlCommands(program: Command, cli: Cli): void {
       const json = cli.json(command);
       const org = cli.optionalOrg(command);
       if (org) {
-        showOrgControl(json, await cli.client(command).get<OrgControlView>(controlPath(org, controlId)));
+        await showOrgControl(
+          json,
+          await cli.client(command).get<OrgControlView>(controlPath(org, controlId)),
+        );
         return;
       }
       const control = await cli
         .client(command)
         .get<ControlView>(`/controls/${encodeURIComponent(controlId)}`);
-      print(
+      await print(
         { json },
         {
           data: control,
@@ -130,7 +133,7 @@ export function registerControlCommands(program: Command, cli: Cli): void {
             reviewer: options.reviewer,
             note: options.note,
           });
-        showOrgControl(cli.json(command), control);
+        await showOrgControl(cli.json(command), control);
       },
     );
 
@@ -149,7 +152,7 @@ export function registerControlCommands(program: Command, cli: Cli): void {
         const control = await cli
           .client(command)
           .put<OrgControlView>(controlPath(cli.org(command), controlId, '/applicability'), options);
-        showOrgControl(cli.json(command), control);
+        await showOrgControl(cli.json(command), control);
       },
     );
 }

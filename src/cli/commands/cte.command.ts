@@ -33,7 +33,7 @@ export function registerCteCommands(program: Command, cli: Cli): void {
     .description('built-in and imported frameworks with their size')
     .action(async (_options, command: Command) => {
       const result = await cli.client(command).get<Static<typeof FrameworkListSchema>>('/cte/frameworks');
-      print(
+      await print(
         { json: cli.json(command) },
         {
           data: result,
@@ -52,7 +52,7 @@ export function registerCteCommands(program: Command, cli: Cli): void {
       const framework = await cli
         .client(command)
         .get<Static<typeof FrameworkDetailSchema>>(`/cte/frameworks/${path(frameworkId)}`);
-      print(
+      await print(
         { json: cli.json(command) },
         {
           data: framework,
@@ -82,7 +82,7 @@ export function registerCteCommands(program: Command, cli: Cli): void {
           orgId: cli.optionalOrg(command),
         });
       const { critical, important, minor } = report.summary;
-      print(
+      await print(
         { json: cli.json(command) },
         {
           data: report,
@@ -126,7 +126,7 @@ export function registerCteCommands(program: Command, cli: Cli): void {
                 ...(why.joint.excluded.length ? [`excluded: ${why.joint.excluded.join(' ')}`] : []),
               ]
             : [];
-          print(
+          await print(
             { json },
             {
               data: why,
@@ -149,7 +149,7 @@ export function registerCteCommands(program: Command, cli: Cli): void {
             `/cte/coverage/${path(frameworkId)}`,
             query,
           );
-          print(
+          await print(
             { json },
             {
               data: result,
@@ -170,7 +170,7 @@ export function registerCteCommands(program: Command, cli: Cli): void {
           return;
         }
         const report = await client.get<Static<typeof CoverageSchema>>('/cte/coverage', query);
-        print(
+        await print(
           { json },
           {
             data: report,
@@ -201,7 +201,7 @@ export function registerCteCommands(program: Command, cli: Cli): void {
         );
         if (json) return;
         process.stdout.write('\nPairwise: a row implemented in full covers this much of each column\n');
-        printHeatmap(
+        await printHeatmap(
           report.frameworks.map((f) => f.frameworkId),
           report.pairwise,
         );
@@ -220,7 +220,7 @@ export function registerCteCommands(program: Command, cli: Cli): void {
         kind: options.kind,
         severity: options.severity,
       });
-      print(
+      await print(
         { json: cli.json(command) },
         {
           data: result,
@@ -249,7 +249,7 @@ export function registerCteCommands(program: Command, cli: Cli): void {
           query: text,
           limit: options.limit,
         });
-      print(
+      await print(
         { json: cli.json(command) },
         {
           data: result,
@@ -288,7 +288,7 @@ export function registerCteCommands(program: Command, cli: Cli): void {
           body: document,
         }),
       );
-      print(
+      await print(
         { json },
         {
           data: result,

@@ -45,7 +45,7 @@ export function registerEvidenceCommands(program: Command, cli: Cli): void {
           effectiveDate: options.effective,
           expiresAt: options.expires,
         });
-        print(
+        await print(
           { json: cli.json(command) },
           {
             data: item,
@@ -80,7 +80,7 @@ export function registerEvidenceCommands(program: Command, cli: Cli): void {
           .client(command)
           .get<EvidencePage>(evidencePath(cli.org(command), controlId), options);
         const last = page.offset + page.evidence.length;
-        print(
+        await print(
           { json: cli.json(command) },
           {
             data: page,

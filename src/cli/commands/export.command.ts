@@ -46,7 +46,7 @@ async function download(
   }
   await writeFile(target.output, response.body);
   const fileName = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? null;
-  print(
+  await print(
     { json },
     {
       data: { file: target.output, bytes: response.body.length, contentType, fileName },

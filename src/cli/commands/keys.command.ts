@@ -61,7 +61,7 @@ export function registerKeyCommands(program: Command, cli: Cli): void {
               scopes: ['admin'],
               name: options.name ?? 'recovery',
             });
-            showCreated(json, { ...key, createdAt: key.createdAt.toISOString() });
+            await showCreated(json, { ...key, createdAt: key.createdAt.toISOString() });
           } finally {
             await db.close();
           }
@@ -73,7 +73,7 @@ export function registerKeyCommands(program: Command, cli: Cli): void {
             scopes: parseScopes(options.scopes),
             name: options.name,
           });
-        showCreated(json, key);
+        await showCreated(json, key);
       },
     );
 
@@ -84,7 +84,7 @@ export function registerKeyCommands(program: Command, cli: Cli): void {
       const result = await cli
         .client(command)
         .get<{ keys: Key[] }>(`/orgs/${encodeURIComponent(cli.org(command))}/keys`);
-      print(
+      await print(
         { json: cli.json(command) },
         {
           data: result,
@@ -109,6 +109,6 @@ export function registerKeyCommands(program: Command, cli: Cli): void {
       await cli
         .client(command)
         .delete(`/orgs/${encodeURIComponent(cli.org(command))}/keys/${encodeURIComponent(keyId)}`);
-      print({ json: cli.json(command) }, { data: { keyId, revoked: true }, text: `Revoked ${keyId}` });
+      await print({ json: cli.json(command) }, { data: { keyId, revoked: true }, text: `Revoked ${keyId}` });
     });
 }

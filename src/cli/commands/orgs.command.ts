@@ -29,7 +29,7 @@ export function registerOrgCommands(program: Command, cli: Cli): void {
     .description('create an organization (platform key)')
     .requiredOption('--name <name>', 'display name')
     .action(async (orgId: string, options: { name: string }, command: Command) => {
-      showOrg(
+      await showOrg(
         cli.json(command),
         await cli.client(command).post<OrgView>('/orgs', { orgId, name: options.name }),
       );
@@ -40,7 +40,10 @@ export function registerOrgCommands(program: Command, cli: Cli): void {
     .description('an organization with its compliance summary (default: --org / COMPLY_ORG)')
     .action(async (orgId: string | undefined, _options, command: Command) => {
       const id = orgId ?? cli.org(command);
-      showOrg(cli.json(command), await cli.client(command).get<OrgView>(`/orgs/${encodeURIComponent(id)}`));
+      await showOrg(
+        cli.json(command),
+        await cli.client(command).get<OrgView>(`/orgs/${encodeURIComponent(id)}`),
+      );
     });
 
   orgs
@@ -50,7 +53,7 @@ export function registerOrgCommands(program: Command, cli: Cli): void {
       const result = await cli
         .client(command)
         .get<{ orgs: { orgId: string; name: string; createdAt: string }[] }>('/orgs');
-      print(
+      await print(
         { json: cli.json(command) },
         {
           data: result,

@@ -43,7 +43,7 @@ export function registerSidecarCommands(program: Command, cli: Cli): void {
         keyId: options.keyId,
         name: options.name,
       });
-      print(
+      await print(
         { json: cli.json(command) },
         {
           data: key,
@@ -64,7 +64,7 @@ export function registerSidecarCommands(program: Command, cli: Cli): void {
       const result = await cli
         .client(command)
         .get<{ sidecarKeys: SidecarKeyView[] }>(keysPath(cli.org(command)));
-      print(
+      await print(
         { json: cli.json(command) },
         {
           data: result,
@@ -87,6 +87,6 @@ export function registerSidecarCommands(program: Command, cli: Cli): void {
     .description('revoke a sidecar key: L2 attestations it signs are refused from then on')
     .action(async (keyId: string, _options, command: Command) => {
       await cli.client(command).delete(`${keysPath(cli.org(command))}/${encodeURIComponent(keyId)}`);
-      print({ json: cli.json(command) }, { data: { keyId, revoked: true }, text: `Revoked ${keyId}` });
+      await print({ json: cli.json(command) }, { data: { keyId, revoked: true }, text: `Revoked ${keyId}` });
     });
 }

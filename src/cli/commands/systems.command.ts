@@ -60,7 +60,7 @@ export function registerSystemCommands(program: Command, cli: Cli): void {
           riskLevel: options.risk,
           lifecycleStage: options.stage,
         });
-      print(
+      await print(
         { json: cli.json(command) },
         {
           data: result,
@@ -81,7 +81,7 @@ export function registerSystemCommands(program: Command, cli: Cli): void {
     .addOption(stageOption('lifecycle stage (default design)'))
     .option('--description <text>', 'what it is')
     .action(async (name: string, options: SystemOptions, command: Command) => {
-      showSystem(
+      await showSystem(
         cli.json(command),
         await cli
           .client(command)
@@ -104,7 +104,7 @@ export function registerSystemCommands(program: Command, cli: Cli): void {
       );
       if (Object.keys(changes).length === 0)
         throw new UsageError('Nothing to change: give at least one option');
-      showSystem(
+      await showSystem(
         cli.json(command),
         await cli
           .client(command)
@@ -117,6 +117,9 @@ export function registerSystemCommands(program: Command, cli: Cli): void {
     .description('delete an AI system from the inventory')
     .action(async (systemId: string, _options, command: Command) => {
       await cli.client(command).delete(`${systemsPath(cli.org(command))}/${encodeURIComponent(systemId)}`);
-      print({ json: cli.json(command) }, { data: { systemId, removed: true }, text: `removed ${systemId}` });
+      await print(
+        { json: cli.json(command) },
+        { data: { systemId, removed: true }, text: `removed ${systemId}` },
+      );
     });
 }

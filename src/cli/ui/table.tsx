@@ -1,22 +1,5 @@
 import { Box, Text } from 'ink';
-
-export type Cell = string | number | boolean | null | undefined;
-
-export interface TableData {
-  columns: string[];
-  rows: Cell[][];
-}
-
-export const cellText = (cell: Cell) => (cell === null || cell === undefined ? '-' : String(cell));
-
-export function widths({ columns, rows }: TableData): number[] {
-  return columns.map((column, index) =>
-    Math.min(60, Math.max(column.length, ...rows.map((row) => cellText(row[index]).length))),
-  );
-}
-
-const fitCell = (text: string, width: number) =>
-  text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
+import { cellText, fitCell, type TableData, widths } from './plain-table.js';
 
 /** A terminal table: bold header, one line per row, long cells cut to fit. */
 export function Table({ data }: { data: TableData }) {
@@ -34,15 +17,4 @@ export function Table({ data }: { data: TableData }) {
       ))}
     </Box>
   );
-}
-
-/** The same table as plain text, for pipes and CI logs. */
-export function plainTable(data: TableData): string {
-  const sizes = widths(data);
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, index) => (index === cells.length - 1 ? cell : cell.padEnd(sizes[index])))
-      .join('  ')
-      .trimEnd();
-  return [line(data.columns), ...data.rows.map((row) => line(row.map(cellText)))].join('\n');
 }
