@@ -10,7 +10,12 @@ import {
   SidecarKeyParams,
   SidecarKeySchema,
 } from './sidecar-keys.schemas.js';
-import { listSidecarKeys, registerSidecarKey, revokeSidecarKey } from './sidecar-keys.service.js';
+import {
+  getSidecarKey,
+  listSidecarKeys,
+  registerSidecarKey,
+  revokeSidecarKey,
+} from './sidecar-keys.service.js';
 
 export const sidecarKeyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const cache = sidecarKeyCache(ctx.db);
@@ -34,7 +39,10 @@ export const sidecarKeyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       request.log.info({ sidecarKeyId: key.keyId, fingerprint: key.fingerprint }, 'sidecar key registered');
       return reply
         .status(201)
-        .header('location', `${request.url}/${encodeURIComponent(key.keyId)}`)
+        .header(
+          'location',
+          `/api/v1/orgs/${encodeURIComponent(request.params.orgId)}/sidecar-keys/${encodeURIComponent(key.keyId)}`,
+        )
         .send(key);
     },
   );
@@ -54,6 +62,25 @@ export const sidecarKeyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       const em = ctx.db.em();
       await requireOrg(em, request.params.orgId);
       return { sidecarKeys: await listSidecarKeys(em, request.params.orgId) };
+    },
+  );
+
+  app.get(
+    '/orgs/:orgId/sidecar-keys/:keyId',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags: ['attestations'],
+        summary: 'One sidecar key, with its revocation time if revoked',
+        params: SidecarKeyParams,
+        response: { 200: SidecarKeySchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const em = ctx.db.em();
+      const { orgId, keyId } = request.params;
+      await requireOrg(em, orgId);
+      return getSidecarKey(em, orgId, keyId);
     },
   );
 

@@ -60,6 +60,15 @@ export async function listSidecarKeys(em: Em, orgId: string): Promise<SidecarKey
   return rows.map(toView);
 }
 
+export async function getSidecarKey(em: Em, orgId: string, keyId: string): Promise<SidecarKeyView> {
+  const [row] = await em.execute<SidecarKeyRow[]>(
+    `select ${COLUMNS} from sidecar_keys where org_id = ? and key_id = ?`,
+    [orgId, keyId],
+  );
+  if (!row) throw resourceNotFound('Sidecar key', { keyId });
+  return toView(row);
+}
+
 /** Revoking twice is harmless: the first revocation time stays. */
 export async function revokeSidecarKey(em: Em, orgId: string, keyId: string): Promise<SidecarKeyView> {
   const [row] = await em.execute<SidecarKeyRow[]>(

@@ -33,6 +33,9 @@ describe.each(dbKinds)('sidecar keys on %s', (kind) => {
     });
     expect(created.publicKey).toBe(pem.publicPem);
     expect(created.fingerprint).toMatch(/^SHA256:[A-Za-z0-9+/]{43}$/);
+    const shown = await t.request({ method: 'GET', url: res.headers.location as string });
+    expect(shown.statusCode).toBe(200);
+    expect(shown.json()).toEqual(created);
 
     const raw = newSidecarKey('generated');
     const second = await t.request({
@@ -120,12 +123,19 @@ describe.each(dbKinds)('sidecar keys on %s', (kind) => {
     );
     expect(first.map((entry: { keyId: string }) => entry.keyId)).toContain('sidecar-a');
 
-    const missing = await t.request({ method: 'DELETE', url: `${url}/nope` });
-    expect(missing.statusCode).toBe(404);
-    expect(missing.json().error).toMatchObject({
-      code: 'RESOURCE_NOT_FOUND',
-      message: 'Sidecar key not found',
-    });
+    expect((await t.request({ method: 'GET', url: `${url}/to-revoke` })).json().revokedAt).toBe(
+      revoked.revokedAt,
+    );
+
+    for (const method of ['GET', 'DELETE'] as const) {
+      const missing = await t.request({ method, url: `${url}/nope` });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json().error).toMatchObject({
+        code: 'RESOURCE_NOT_FOUND',
+        message: 'Sidecar key not found',
+        details: { keyId: 'nope' },
+      });
+    }
   });
 
   it('is admin only and org-checked', async () => {
