@@ -25,7 +25,11 @@ const MESSAGES: Record<SignatureFailure, string> = {
 };
 
 const refuse = (reason: SignatureFailure, keyId?: string) =>
-  badRequest(MESSAGES[reason], { field: 'body.signature', reason, ...(keyId ? { keyId } : {}) });
+  badRequest(MESSAGES[reason], {
+    fields: [{ field: 'body.signature', message: MESSAGES[reason] }],
+    reason,
+    ...(keyId ? { keyId } : {}),
+  });
 
 /** Ed25519 verification runs on the libuv pool: the event loop keeps serving while it works. */
 const verifyEd25519 = (content: string, key: KeyObject, signature: Buffer) =>

@@ -131,19 +131,21 @@ export class AttestationIngest {
   ): Promise<PreparedAttestation> {
     const time = new Date(body.timestamp);
     if (Number.isNaN(time.getTime()) || time.toISOString() !== body.timestamp) {
-      throw badRequest('body.timestamp is not a valid date', { field: 'body.timestamp' });
+      throw badRequest('body.timestamp is not a valid date', {
+        fields: [{ field: 'body.timestamp', message: 'is not a valid date' }],
+      });
     }
     let content: string;
     try {
       content = signedContent(body);
     } catch {
-      throw badRequest('body.claims holds values JSON cannot represent faithfully (e.g. lone surrogates)', {
-        field: 'body.claims',
-      });
+      const message = 'holds values JSON cannot represent faithfully (e.g. lone surrogates)';
+      throw badRequest(`body.claims ${message}`, { fields: [{ field: 'body.claims', message }] });
     }
     if (Buffer.byteLength(content) > MAX_CONTENT_BYTES) {
-      throw badRequest(`The attestation exceeds ${MAX_CONTENT_BYTES} bytes of canonical JSON`, {
-        field: 'body.claims',
+      const message = `exceeds ${MAX_CONTENT_BYTES} bytes of canonical JSON`;
+      throw badRequest(`The attestation ${message}`, {
+        fields: [{ field: 'body.claims', message }],
         maxBytes: MAX_CONTENT_BYTES,
       });
     }
@@ -151,7 +153,7 @@ export class AttestationIngest {
     const unknown = await this.controls.unknown(body.controlIds);
     if (unknown.length > 0) {
       throw badRequest(`Unknown control ids: ${unknown.join(', ')}`, {
-        field: 'body.controlIds',
+        fields: [{ field: 'body.controlIds', message: 'names controls that do not exist' }],
         unknownControlIds: unknown,
       });
     }

@@ -40,7 +40,10 @@ export async function registerSidecarKey(
     parsed = parseEd25519PublicKey(input.publicKey);
   } catch (error) {
     if (!(error instanceof KeyFormatError)) throw error;
-    throw badRequest(error.message, { field: 'body.publicKey', reason: 'invalid_public_key' });
+    throw badRequest(error.message, {
+      fields: [{ field: 'body.publicKey', message: error.message }],
+      reason: 'invalid_public_key',
+    });
   }
   const keyId = input.keyId ?? sidecarKeyIdOfRaw(Buffer.from(parsed.raw, 'base64'));
   const [row] = await em.execute<SidecarKeyRow[]>(

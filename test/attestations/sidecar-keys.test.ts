@@ -103,7 +103,7 @@ describe.each(dbKinds)('sidecar keys on %s', (kind) => {
       const res = await t.request({ method: 'POST', url, body: { publicKey: publicKey.toString() } });
       expect(res.statusCode, publicKey.toString()).toBe(400);
       expect(res.json().error.details).toMatchObject({
-        field: 'body.publicKey',
+        fields: [expect.objectContaining({ field: 'body.publicKey' })],
         reason: 'invalid_public_key',
       });
     }
