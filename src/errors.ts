@@ -40,6 +40,10 @@ export class AppError extends Error {
 export const badRequest = (message: string, details: ErrorDetails = {}) =>
   new AppError('BAD_REQUEST', message, details);
 
+/** A 400 that names one offending field, in the same `details.fields` shape as schema validation errors. */
+export const invalidField = (field: string, message: string, details: ErrorDetails = {}) =>
+  badRequest(`${field} ${message}`, { fields: [{ field, message }], ...details });
+
 export const unauthorized = (message = 'Missing or invalid API key') => new AppError('UNAUTHORIZED', message);
 
 export const forbidden = (message: string, details: ErrorDetails = {}) =>

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { Database } from '../db.js';
-import { AppError, badRequest, conflict } from '../errors.js';
+import { AppError, badRequest, conflict, invalidField } from '../errors.js';
 import { insertEvidence, type NewEvidence } from '../evidence/evidence.store.js';
 import { sidecarKeyCache } from '../sidecars/sidecar-keys.cache.js';
 import { checkSignature } from './attestation.signature.js';
@@ -131,16 +131,16 @@ export class AttestationIngest {
   ): Promise<PreparedAttestation> {
     const time = new Date(body.timestamp);
     if (Number.isNaN(time.getTime()) || time.toISOString() !== body.timestamp) {
-      throw badRequest('body.timestamp is not a valid date', {
-        fields: [{ field: 'body.timestamp', message: 'is not a valid date' }],
-      });
+      throw invalidField('body.timestamp', 'is not a valid date');
     }
     let content: string;
     try {
       content = signedContent(body);
     } catch {
-      const message = 'holds values JSON cannot represent faithfully (e.g. lone surrogates)';
-      throw badRequest(`body.claims ${message}`, { fields: [{ field: 'body.claims', message }] });
+      throw invalidField(
+        'body.claims',
+        'holds values JSON cannot represent faithfully (e.g. lone surrogates)',
+      );
     }
     if (Buffer.byteLength(content) > MAX_CONTENT_BYTES) {
       const message = `exceeds ${MAX_CONTENT_BYTES} bytes of canonical JSON`;

@@ -1,6 +1,6 @@
 import { isSupportedInstant } from '../compliance/periods.js';
 import type { Em } from '../db.js';
-import { badRequest, resourceNotFound } from '../errors.js';
+import { invalidField, resourceNotFound } from '../errors.js';
 import type { AttestationLevel, AttestationRecord } from './attestation-content.js';
 import { DEFAULT_LIST_LIMIT } from './attestations.schemas.js';
 import { type AttestationRow, ROW_COLUMNS, recordFromRow } from './attestations.store.js';
@@ -28,9 +28,6 @@ export interface AttestationPage {
 const encodeCursor = (timestamp: string, attestationId: string) =>
   Buffer.from(JSON.stringify([timestamp, attestationId])).toString('base64url');
 
-const fieldError = (field: string, message: string) =>
-  badRequest(`${field} ${message}`, { fields: [{ field, message }] });
-
 /** Cursors come back from clients: anything the database could not compare is refused like garbage. */
 function decodeCursor(cursor: string): { timestamp: Date; attestationId: string } {
   try {
@@ -47,14 +44,14 @@ function decodeCursor(cursor: string): { timestamp: Date; attestationId: string 
   } catch {
     // Reported below like any other unreadable cursor.
   }
-  throw fieldError('querystring.cursor', 'is not a cursor this API returned');
+  throw invalidField('querystring.cursor', 'is not a cursor this API returned');
 }
 
 function parseTime(value: string | undefined, field: string): Date | undefined {
   if (value === undefined) return undefined;
   const time = new Date(value);
   if (!isSupportedInstant(time.getTime()))
-    throw fieldError(field, 'is not a date-time in the years 0001 to 9999');
+    throw invalidField(field, 'is not a date-time in the years 0001 to 9999');
   return time;
 }
 
@@ -70,10 +67,10 @@ export async function listAttestations(
   const from = parseTime(filter.from, 'querystring.from');
   const to = parseTime(filter.to, 'querystring.to');
   if (from && to && from > to) {
-    throw fieldError('querystring.from', 'must not be after querystring.to');
+    throw invalidField('querystring.from', 'must not be after querystring.to');
   }
   if (filter.cursor !== undefined && filter.offset !== undefined) {
-    throw fieldError('querystring.cursor', 'cannot be combined with querystring.offset');
+    throw invalidField('querystring.cursor', 'cannot be combined with querystring.offset');
   }
   const where = ['org_id = ?'];
   const params: unknown[] = [orgId];

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { Em } from '../db.js';
-import { badRequest, resourceNotFound } from '../errors.js';
+import { invalidField, resourceNotFound } from '../errors.js';
 import type { ControlSchema, OrgControlSchema } from './controls.schemas.js';
 import { DOMAIN_IDS } from './library.seed.js';
 import type { ControlStatus } from './org-control.entity.js';
@@ -10,9 +10,9 @@ export type OrgControlView = Static<typeof OrgControlSchema>;
 
 function checkDomain(domain: string | undefined): void {
   if (domain !== undefined && !DOMAIN_IDS().includes(domain)) {
-    const field = 'querystring.domain';
-    const message = `must be one of ${DOMAIN_IDS().join(', ')}`;
-    throw badRequest(`${field} ${message}`, { fields: [{ field, message }], allowed: DOMAIN_IDS() });
+    throw invalidField('querystring.domain', `must be one of ${DOMAIN_IDS().join(', ')}`, {
+      allowed: DOMAIN_IDS(),
+    });
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import { parseInstant } from '../compliance/periods.js';
 import type { Em } from '../db.js';
-import { badRequest, resourceNotFound } from '../errors.js';
+import { invalidField, resourceNotFound } from '../errors.js';
 import type { CreateEvidenceBody, EvidenceSchema } from './evidence.schemas.js';
 import { type EvidenceType, insertEvidence } from './evidence.store.js';
 
@@ -40,13 +40,10 @@ const toView = (row: EvidenceRow, now: Date): EvidenceView => ({
   createdAt: new Date(row.createdAt).toISOString(),
 });
 
-const fieldError = (field: string, message: string) =>
-  badRequest(`${field} ${message}`, { fields: [{ field, message }] });
-
 /** The rules a schema cannot express: which types need a file, a real host, a coherent validity window. */
 function checkEvidence(input: NewEvidenceInput): { effectiveDate: Date | null; expiresAt: Date | null } {
   if (input.fileUrl === undefined && (input.type === 'document' || input.type === 'link')) {
-    throw fieldError('body.fileUrl', `is required for ${input.type} evidence`);
+    throw invalidField('body.fileUrl', `is required for ${input.type} evidence`);
   }
   if (input.fileUrl !== undefined) {
     let host = '';
@@ -55,12 +52,12 @@ function checkEvidence(input: NewEvidenceInput): { effectiveDate: Date | null; e
     } catch {
       // Reported below, like a missing host.
     }
-    if (!host) throw fieldError('body.fileUrl', 'must be an absolute http(s) URL with a host');
+    if (!host) throw invalidField('body.fileUrl', 'must be an absolute http(s) URL with a host');
   }
   const effectiveDate = input.effectiveDate ? parseInstant(input.effectiveDate, 'body.effectiveDate') : null;
   const expiresAt = input.expiresAt ? parseInstant(input.expiresAt, 'body.expiresAt') : null;
   if (effectiveDate && expiresAt && expiresAt <= effectiveDate) {
-    throw fieldError('body.expiresAt', 'must be after effectiveDate');
+    throw invalidField('body.expiresAt', 'must be after effectiveDate');
   }
   return { effectiveDate, expiresAt };
 }
