@@ -143,6 +143,9 @@ describe('comply CTE commands against a running daemon', { timeout: 120_000 }, (
       (await runComply(['search', 'model cards from foundation model vendors', '--json'], env)).stdout,
     );
     expect(search.results[0].title).toBe('Vendor model cards');
-    expect(daemon.output()).toContain('search index ready: 300 requirement vectors from the database');
+    // The daemon's log reaches this process through a pipe, possibly after the search answer.
+    await expect
+      .poll(() => daemon.output())
+      .toContain('search index ready: 300 requirement vectors from the database');
   }, 90_000);
 });
