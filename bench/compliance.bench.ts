@@ -9,10 +9,14 @@ import { complianceHistory } from '../src/compliance/history.service.js';
 import { rollupOrgs } from '../src/compliance/rollup.service.js';
 import { loadConfig } from '../src/config.js';
 import { seedControlLibrary } from '../src/controls/library.seed.js';
-import { CONTROL_STATUSES, type ControlStatus } from '../src/controls/org-control.entity.js';
 import { type Database, type Em, openDatabase } from '../src/db.js';
-import { EVIDENCE_TYPES, insertEvidence, type NewEvidence } from '../src/evidence/evidence.store.js';
+import { insertEvidence, type NewEvidence } from '../src/evidence/evidence.store.js';
 import { createOrg } from '../src/orgs/orgs.service.js';
+import {
+  REQUIREMENT_STATUSES as CONTROL_STATUSES,
+  type RequirementStatus as ControlStatus,
+  EVIDENCE_TYPES,
+} from '../src/vocabulary.js';
 import { ADMIN_KEY, createBenchDatabase, load, startBareRoute, startDaemon } from './support.js';
 
 const EVIDENCE_ROWS = Number(process.argv[2] ?? 100_000);
@@ -41,7 +45,8 @@ async function loadEvidence(db: Database, controls: string[], start: number, now
       const type = EVIDENCE_TYPES[index % 3];
       rows.push({
         orgId: ORG,
-        controlId: index % 2 === 0 ? HOT_CONTROL : controls[index % controls.length],
+        frameworkId: 'iso-42001',
+        requirementId: index % 2 === 0 ? HOT_CONTROL : controls[index % controls.length],
         type,
         title: `evidence ${index}`,
         fileUrl: type === 'attestation' ? null : `https://files.example.com/${index}`,
@@ -53,7 +58,7 @@ async function loadEvidence(db: Database, controls: string[], start: number, now
   }
 }
 
-/** A year of status and applicability changes whose from/to values chain exactly, ending in org_controls. */
+/** A year of status and applicability changes whose from/to values chain exactly, ending in the requirement records. */
 async function loadChanges(em: Em, controls: string[], start: number, now: number) {
   const next = random(11);
   const states = new Map(
@@ -78,14 +83,15 @@ async function loadChanges(em: Em, controls: string[], start: number, now: numbe
   for (let offset = 0; offset < changes.length; offset += 1000) {
     const chunk = changes.slice(offset, offset + 1000);
     await em.execute(
-      `insert into control_changes (org_id, control_id, field, from_value, to_value, actor, changed_at)
-       values ${chunk.map(() => `('${ORG}', ?, ?, ?, ?, 'bench', ?)`).join(', ')}`,
+      `insert into requirement_changes (org_id, framework_id, requirement_id, field, from_value, to_value, actor, changed_at)
+       values ${chunk.map(() => `('${ORG}', 'iso-42001', ?, ?, ?, ?, 'bench', ?)`).join(', ')}`,
       chunk.flat(),
     );
   }
   for (const [controlId, state] of states) {
     await em.execute(
-      'update org_controls set status = ?, applicable = ? where org_id = ? and control_id = ?',
+      `update requirement_records set status = ?, applicable = ?
+       where org_id = ? and framework_id = 'iso-42001' and requirement_id = ?`,
       [state.status, state.applicable, ORG, controlId],
     );
   }

@@ -11,7 +11,7 @@ import { orgCoverage, orgGaps } from '../src/cte/analysis.service.js';
 import { coverageReport } from '../src/cte/coverage.js';
 import { importCatalog } from '../src/cte/frameworks.service.js';
 import { computeGaps } from '../src/cte/gaps.js';
-import { propagateCoverage } from '../src/cte/graph.js';
+import { propagateRecords } from '../src/cte/graph.js';
 import { currentLibrary } from '../src/cte/library.service.js';
 import { loadOrgState } from '../src/cte/org-state.service.js';
 import { searchRequirements } from '../src/cte/search.service.js';
@@ -75,7 +75,7 @@ async function inProcess(label: string) {
   console.log(`  gaps + coverage over all frameworks, cached:        ${await time(all, 200)}`);
   console.log(
     `  the same, recomputed (propagation + every report):  ${await time(async () => {
-      const coverage = propagateCoverage(library, state.statuses);
+      const coverage = propagateRecords(library, state.records);
       for (const id of ids) computeGaps(library, coverage, id, state);
       coverageReport(library, coverage);
     }, 50)}`,

@@ -63,8 +63,8 @@ async function seed(base: string, databaseUrl: string): Promise<void> {
   await client.connect();
   const start = performance.now();
   await client.query(
-    `insert into evidence (evidence_id, org_id, control_id, type, title, description, file_url, created_at)
-     select 'ev-' || lpad(g::text, 7, '0'), $1, c.ids[1 + g % c.n], (array['attestation', 'document', 'link'])[1 + g % 3],
+    `insert into evidence (evidence_id, org_id, framework_id, requirement_id, type, title, description, file_url, created_at)
+     select 'ev-' || lpad(g::text, 7, '0'), $1, 'iso-42001', c.ids[1 + g % c.n], (array['attestation', 'document', 'link'])[1 + g % 3],
        'Evidence ' || g || ' for ' || c.ids[1 + g % c.n],
        case when g % 2 = 0 then null else 'Review record ' || g || ', signed off by the control owner.' end,
        case when g % 3 = 0 then null else 'https://files.example.com/evidence/' || g || '.pdf' end,
@@ -74,9 +74,9 @@ async function seed(base: string, databaseUrl: string): Promise<void> {
     [ORG, evidenceCount],
   );
   await client.query(
-    `update org_controls oc set evidence_count = x.n, evidence_never_expires = true
-     from (select control_id, count(*)::int as n from evidence where org_id = $1 group by control_id) x
-     where oc.org_id = $1 and oc.control_id = x.control_id`,
+    `update requirement_records r set evidence_count = x.n, evidence_never_expires = true
+     from (select requirement_id, count(*)::int as n from evidence where org_id = $1 group by requirement_id) x
+     where r.org_id = $1 and r.framework_id = 'iso-42001' and r.requirement_id = x.requirement_id`,
     [ORG],
   );
   await client.query('analyze evidence');

@@ -3,6 +3,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Static } from 'typebox';
 import type { Em } from '../db.js';
 import { conflict, resourceNotFound } from '../errors.js';
+import type { RiskLevel } from './ai-system.js';
 import type { AiSystemSchema, CreateAiSystemBody, UpdateAiSystemBody } from './ai-systems.schemas.js';
 
 export type AiSystemView = Static<typeof AiSystemSchema>;
@@ -121,4 +122,14 @@ export async function deleteAiSystem(em: Em, orgId: string, systemId: string): P
     [orgId, systemId],
   );
   if (deleted.length === 0) throw resourceNotFound('AI system', { systemId });
+}
+
+/** The distinct risk levels of the org's AI systems that are not retired, in no particular order. */
+export async function activeRiskLevels(em: Em, orgId: string): Promise<RiskLevel[]> {
+  const rows = await em.execute<{ riskLevel: RiskLevel }[]>(
+    `select distinct risk_level as "riskLevel" from ai_systems where org_id = ? and lifecycle_stage <> 'retired'
+     order by 1`,
+    [orgId],
+  );
+  return rows.map((row) => row.riskLevel);
 }

@@ -3,6 +3,7 @@ import type { Database } from '../db.js';
 import { AppError, badRequest, conflict, invalidField } from '../errors.js';
 import { insertEvidence, type NewEvidence } from '../evidence/evidence.store.js';
 import { sidecarKeyCache } from '../sidecars/sidecar-keys.cache.js';
+import { ISO_42001 } from '../vocabulary.js';
 import { checkSignature } from './attestation.signature.js';
 import { type AttestationRecord, contentHashOf, signedContent } from './attestation-content.js';
 import type { AttestationBodySchema } from './attestations.schemas.js';
@@ -56,7 +57,8 @@ const unavailable = () =>
 function evidenceOf(row: PreparedAttestation, receivedAt: Date): NewEvidence[] {
   return row.controlIds.map((controlId) => ({
     orgId: row.orgId,
-    controlId,
+    frameworkId: ISO_42001,
+    requirementId: controlId,
     type: 'attestation',
     title: `${row.level} attestation ${row.attestationId}`,
     description: `Epoch ${row.epochId}${row.systemId ? `, AI system ${row.systemId}` : ''}`,

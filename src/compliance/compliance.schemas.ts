@@ -88,6 +88,24 @@ export const SnapshotControlSchema = Type.Object({
   evidence: Type.Array(SnapshotEvidenceSchema, { description: 'Every evidence item, newest first' }),
 });
 
+export const SnapshotRecordSchema = Type.Object({
+  requirementId: Type.String(),
+  status: Type.Union([ControlStatusSchema, Type.Null()], { description: 'null: no status recorded' }),
+  applicable: Type.Union([Type.Boolean(), Type.Null()], { description: 'null: no decision recorded' }),
+  justification: Type.Union([Type.String(), Type.Null()]),
+  reviewer: Type.Union([Type.String(), Type.Null()]),
+  owner: Type.Union([Type.String(), Type.Null()]),
+  note: Type.Union([Type.String(), Type.Null()]),
+  updatedAt: Timestamp,
+  evidenceCount: Type.Integer(),
+  evidence: Type.Array(SnapshotEvidenceSchema, { description: 'Every evidence item, newest first' }),
+});
+
+export const SnapshotFrameworkSchema = Type.Object({
+  frameworkId: Type.String(),
+  records: Type.Array(SnapshotRecordSchema, { description: "The org's direct records, by requirement id" }),
+});
+
 const ContentHash = Type.String({
   pattern: '^[0-9a-f]{64}$',
   description: 'SHA-256 (hex) of the RFC 8785 canonical JSON of the snapshot without this member',
@@ -113,6 +131,12 @@ export const SnapshotSchema = Type.Object({
   counts: CountsSchema,
   byDomain: Type.Array(DomainScoreSchema),
   controls: Type.Array(SnapshotControlSchema),
+  frameworks: Type.Optional(
+    Type.Array(SnapshotFrameworkSchema, {
+      description:
+        'The direct records of every other framework (built in or imported), by framework id; the hash covers them. Absent in snapshots taken before assessments of every framework existed.',
+    }),
+  ),
   contentHash: ContentHash,
 });
 

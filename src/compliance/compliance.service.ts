@@ -1,6 +1,8 @@
 import type { Static } from 'typebox';
-import type { ControlStatus } from '../controls/org-control.entity.js';
+import { controlLibrary } from '../controls/library.seed.js';
 import type { Em } from '../db.js';
+import { readRecordStates } from '../requirements/requirements.store.js';
+import { ISO_42001, type RequirementStatus } from '../vocabulary.js';
 import type { ComplianceSchema, DomainScoreSchema } from './compliance.schemas.js';
 import { countStates, scoreOf } from './score.js';
 
@@ -10,8 +12,8 @@ export type DomainScore = Static<typeof DomainScoreSchema>;
 export interface DomainControlState {
   domain: string;
   domainTitle: string;
-  status: ControlStatus;
-  applicable: boolean;
+  status: RequirementStatus | null;
+  applicable: boolean | null;
 }
 
 /** Scores per domain, in library order (the rows must come in that order). */
@@ -28,14 +30,30 @@ export function scoreByDomain(rows: DomainControlState[]): DomainScore[] {
   });
 }
 
+/** ISO/IEC 42001 control states with their Annex A domains, in library order. */
+export function isoDomainStates(
+  states: readonly { requirementId: string; status: RequirementStatus | null; applicable: boolean | null }[],
+): DomainControlState[] {
+  const { domains, controls } = controlLibrary();
+  const titles = new Map(domains.map((domain) => [domain.id, domain.title]));
+  const byId = new Map(states.map((state) => [state.requirementId, state]));
+  return controls.flatMap((control) => {
+    const state = byId.get(control.controlId);
+    if (!state) return [];
+    return [
+      {
+        domain: control.domain,
+        domainTitle: titles.get(control.domain) ?? control.domain,
+        status: state.status,
+        applicable: state.applicable,
+      },
+    ];
+  });
+}
+
 /** The current score of an org: overall and per Annex A domain. */
 export async function currentCompliance(em: Em, orgId: string, now = new Date()): Promise<ComplianceView> {
-  const rows = await em.execute<DomainControlState[]>(
-    `select c.domain, c.domain_title as "domainTitle", oc.status, oc.applicable
-     from org_controls oc join controls c on c.control_id = oc.control_id
-     where oc.org_id = ? order by c.sort_order`,
-    [orgId],
-  );
+  const rows = isoDomainStates(await readRecordStates(em, orgId, { frameworkId: ISO_42001 }));
   const counts = countStates(rows);
   return {
     orgId,

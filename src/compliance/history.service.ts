@@ -1,12 +1,13 @@
 import type { Static } from 'typebox';
-import type { ControlStatus } from '../controls/org-control.entity.js';
 import type { Em } from '../db.js';
 import { badRequest, resourceNotFound } from '../errors.js';
+import { readStatesAndChanges } from '../requirements/requirements.store.js';
+import { ISO_42001 } from '../vocabulary.js';
 import type { HistorySchema } from './compliance.schemas.js';
 import { DAY_MS, type Interval, parseInstant, periodsBetween, startOfUtcDay, utcDay } from './periods.js';
 import { lastRollableDay } from './rollup.service.js';
 import { type ControlState, type ScoreCounts, scoreOf } from './score.js';
-import { countsAtBounds, type LoggedChange } from './state-log.js';
+import { countsAtBounds, stateKey } from './state-log.js';
 
 export type HistoryView = Static<typeof HistorySchema>;
 
@@ -54,9 +55,9 @@ function resolveRange(query: HistoryQuery, now: Date) {
 async function readHistoryStart(em: Em, orgId: string) {
   const [row] = await em.execute<{ createdAt: string | Date; lastRollup: string | null }[]>(
     `select o.created_at as "createdAt", (select to_char(max(day), 'YYYY-MM-DD') from compliance_rollups r
-       where r.org_id = o.org_id) as "lastRollup"
+       where r.org_id = o.org_id and r.framework_id = ?) as "lastRollup"
      from orgs o where o.org_id = ?`,
-    [orgId],
+    [ISO_42001, orgId],
   );
   if (!row) return null;
   const createdAt = new Date(row.createdAt).getTime();
@@ -67,9 +68,9 @@ async function readHistoryStart(em: Em, orgId: string) {
 }
 
 /**
- * The roll-ups of the finished days asked for, the current states and the changes since `since`, read by
- * one statement: one round trip and one consistent snapshot. `since` is passed as a value (not computed
- * in the statement) so that the planner walks the change-log index from it.
+ * The roll-ups of the finished days asked for, then the current states and the changes since `since`.
+ * `since` is passed as a value (not computed in the statement) so that the planner walks the change-log
+ * index from it.
  */
 async function readHistoryInputs(em: Em, orgId: string, days: string[], since: number) {
   // Consecutive days (a daily history) are one index range; weekly or monthly ones a list of days.
@@ -77,42 +78,26 @@ async function readHistoryInputs(em: Em, orgId: string, days: string[], since: n
     days.length > 0 && Date.parse(days.at(-1) as string) - Date.parse(days[0]) === (days.length - 1) * DAY_MS;
   const dayFilter = consecutive ? 'r.day between ?::date and ?::date' : 'r.day = any(?::date[])';
   const dayParams = consecutive ? [days[0], days.at(-1)] : [`{${days.join(',')}}`];
-  const [row] = await em.execute<
-    {
-      rollups: [number, number, number, number, number][];
-      states: [string, ControlStatus, boolean][];
-      changes: [string, LoggedChange['field'], string | null, string][];
-    }[]
+  const rollups = await em.execute<
+    { day: number; implemented: number; inProgress: number; notStarted: number; notApplicable: number }[]
   >(
-    `select
-       coalesce((select json_agg(json_build_array(r.day - date '1970-01-01', r.implemented, r.in_progress,
-           r.not_started, r.not_applicable))
-         from compliance_rollups r where r.org_id = ? and ${dayFilter}), '[]'::json) as rollups,
-       coalesce((select json_agg(json_build_array(oc.control_id, oc.status, oc.applicable))
-         from org_controls oc where oc.org_id = ?), '[]'::json) as states,
-       coalesce((select json_agg(json_build_array(c.control_id, c.field, c.from_value, c.changed_at)
-           order by c.changed_at desc, c.id desc)
-         from control_changes c where c.org_id = ? and c.changed_at >= ?::timestamptz), '[]'::json) as changes`,
-    [orgId, ...dayParams, orgId, orgId, new Date(since)],
+    `select r.day - date '1970-01-01' as day, r.implemented, r.in_progress as "inProgress",
+       r.not_started as "notStarted", r.not_applicable as "notApplicable"
+     from compliance_rollups r where r.org_id = ? and r.framework_id = ? and ${dayFilter}`,
+    [orgId, ISO_42001, ...dayParams],
   );
+  const { states, changes } = await readStatesAndChanges(em, orgId, new Date(since), ISO_42001);
   return {
     rollups: new Map<number, ScoreCounts>(
-      row.rollups.map(([day, implemented, inProgress, notStarted, notApplicable]) => [
+      rollups.map(({ day, implemented, inProgress, notStarted, notApplicable }) => [
         (day + 1) * DAY_MS,
         { implemented, inProgress, notStarted, notApplicable },
       ]),
     ),
     states: new Map<string, ControlState>(
-      row.states.map(([controlId, status, applicable]) => [controlId, { status, applicable }]),
+      states.map((state) => [stateKey(state.frameworkId, state.requirementId), state]),
     ),
-    changes: row.changes.map(
-      ([controlId, field, fromValue, changedAt]): LoggedChange => ({
-        controlId,
-        field,
-        fromValue,
-        changedAt: Date.parse(changedAt),
-      }),
-    ),
+    changes,
   };
 }
 

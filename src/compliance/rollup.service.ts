@@ -1,8 +1,10 @@
 import { IsolationLevel } from '@mikro-orm/core';
 import type { Em } from '../db.js';
+import { readChangesSince, readRecordStates } from '../requirements/requirements.store.js';
+import { ISO_42001 } from '../vocabulary.js';
 import { DAY_MS, startOfUtcDay, utcDay } from './periods.js';
 import type { ScoreCounts } from './score.js';
-import { countsAtBounds, readChangesSince, readCurrentStates } from './state-log.js';
+import { countsAtBounds, stateKey } from './state-log.js';
 
 /**
  * A day is rolled up only once it ended this long ago, so that a change stamped just before midnight
@@ -33,13 +35,14 @@ async function writeRollups(tx: Em, orgId: string, rows: RollupRow[], now: Date)
     const chunk = rows.slice(index, index + INSERT_CHUNK);
     await tx.execute(
       `insert into compliance_rollups
-         (org_id, day, implemented, in_progress, not_started, not_applicable, computed_at)
-       values ${chunk.map(() => '(?, ?::date, ?, ?, ?, ?, ?)').join(', ')}
-       on conflict (org_id, day) do update set implemented = excluded.implemented,
+         (org_id, framework_id, day, implemented, in_progress, not_started, not_applicable, computed_at)
+       values ${chunk.map(() => '(?, ?, ?::date, ?, ?, ?, ?, ?)').join(', ')}
+       on conflict (org_id, framework_id, day) do update set implemented = excluded.implemented,
          in_progress = excluded.in_progress, not_started = excluded.not_started,
          not_applicable = excluded.not_applicable, computed_at = excluded.computed_at`,
       chunk.flatMap((row) => [
         orgId,
+        ISO_42001,
         row.day,
         row.implemented,
         row.inProgress,
@@ -62,8 +65,9 @@ export async function rollupOrg(em: Em, orgId: string, now = new Date()): Promis
       const createdAt = await orgCreatedAt(tx, orgId);
       if (!createdAt) return 0;
       const [last] = await tx.execute<{ day: string | null }[]>(
-        `select to_char(max(day), 'YYYY-MM-DD') as day from compliance_rollups where org_id = ?`,
-        [orgId],
+        `select to_char(max(day), 'YYYY-MM-DD') as day from compliance_rollups
+         where org_id = ? and framework_id = ?`,
+        [orgId, ISO_42001],
       );
       const firstDay = last.day
         ? new Date(Date.parse(`${last.day}T00:00:00Z`) + DAY_MS)
@@ -74,9 +78,10 @@ export async function rollupOrg(em: Em, orgId: string, now = new Date()): Promis
       const days: Date[] = [];
       for (let day = firstDay; day <= lastDay; day = new Date(day.getTime() + DAY_MS)) days.push(day);
       const bounds = days.map((day) => day.getTime() + DAY_MS);
+      const states = await readRecordStates(tx, orgId, { frameworkId: ISO_42001 });
       const counts = countsAtBounds(
-        await readCurrentStates(tx, orgId),
-        await readChangesSince(tx, orgId, new Date(bounds[0])),
+        new Map(states.map((state) => [stateKey(state.frameworkId, state.requirementId), state])),
+        await readChangesSince(tx, orgId, new Date(bounds[0]), ISO_42001),
         bounds,
       );
       const rows = days.map((day, index) => ({

@@ -1,8 +1,9 @@
-import type { ControlStatus } from '../controls/org-control.entity.js';
+import type { RequirementStatus } from '../vocabulary.js';
 
+/** A requirement's status and applicability; null (not judged) counts as not started and applicable. */
 export interface ControlState {
-  status: ControlStatus;
-  applicable: boolean;
+  status: RequirementStatus | null;
+  applicable: boolean | null;
 }
 
 export interface ScoreCounts {
@@ -22,7 +23,7 @@ export function scoreOf(counts: ScoreCounts): number | null {
 export function countStates(states: Iterable<ControlState>): ScoreCounts {
   const counts: ScoreCounts = { implemented: 0, inProgress: 0, notStarted: 0, notApplicable: 0 };
   for (const state of states) {
-    if (!state.applicable) counts.notApplicable += 1;
+    if (state.applicable === false) counts.notApplicable += 1;
     else if (state.status === 'implemented') counts.implemented += 1;
     else if (state.status === 'in_progress') counts.inProgress += 1;
     else counts.notStarted += 1;

@@ -2,23 +2,27 @@ import { createHash, randomUUID } from 'node:crypto';
 import { IsolationLevel } from '@mikro-orm/core';
 import canonicalize from 'canonicalize';
 import type { Static } from 'typebox';
+import { controlLibrary } from '../controls/library.seed.js';
 import type { Em } from '../db.js';
 import { conflict, resourceNotFound } from '../errors.js';
-import { isExpired } from '../evidence/evidence.service.js';
-import type { EvidenceType } from '../evidence/evidence.store.js';
+import { isExpired, type RecordRow, readRecords } from '../requirements/requirements.store.js';
+import { type EvidenceType, ISO_42001 } from '../vocabulary.js';
 import type {
   SnapshotControlSchema,
+  SnapshotRecordSchema,
   SnapshotSchema,
   SnapshotSummarySchema,
   SnapshotVerificationSchema,
 } from './compliance.schemas.js';
-import { type DomainControlState, scoreByDomain } from './compliance.service.js';
+import { isoDomainStates, scoreByDomain } from './compliance.service.js';
 import { countStates, type ScoreCounts, scoreOf } from './score.js';
+import { stateKey } from './state-log.js';
 
 export type SnapshotView = Static<typeof SnapshotSchema>;
 export type SnapshotSummary = Static<typeof SnapshotSummarySchema>;
 export type SnapshotVerification = Static<typeof SnapshotVerificationSchema>;
 type SnapshotControl = Static<typeof SnapshotControlSchema>;
+type SnapshotRecord = Static<typeof SnapshotRecordSchema>;
 /** What the hash covers: the whole snapshot except the hash itself. */
 export type SnapshotContent = Omit<SnapshotView, 'contentHash'>;
 
@@ -31,16 +35,9 @@ export function contentHashOf(content: unknown): string {
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
-interface ControlRow extends DomainControlState {
-  controlId: string;
-  title: string;
-  justification: string | null;
-  reviewer: string | null;
-  updatedAt: Date | string;
-}
-
 interface EvidenceRow {
-  controlId: string;
+  frameworkId: string;
+  requirementId: string;
   evidenceId: string;
   type: EvidenceType;
   title: string;
@@ -50,24 +47,23 @@ interface EvidenceRow {
   expiresAt: Date | string | null;
 }
 
-/** Every control's state and every evidence reference, read from one consistent view of the database. */
-async function captureControls(tx: Em, orgId: string, at: Date) {
-  const controls = await tx.execute<ControlRow[]>(
-    `select c.control_id as "controlId", c.domain, c.domain_title as "domainTitle", c.title, oc.status,
-       oc.applicable, oc.justification, oc.reviewer, oc.updated_at as "updatedAt"
-     from org_controls oc join controls c on c.control_id = oc.control_id
-     where oc.org_id = ? order by c.sort_order`,
-    [orgId],
-  );
+/**
+ * Every requirement record (ISO/IEC 42001 controls, and the direct records of other frameworks) with every
+ * evidence reference, read from one consistent view of the database.
+ */
+async function captureRecords(tx: Em, orgId: string, at: Date) {
+  const records = await readRecords(tx, orgId);
   const evidence = await tx.execute<EvidenceRow[]>(
-    `select control_id as "controlId", evidence_id as "evidenceId", type, title, file_url as "fileUrl",
-       created_at as "createdAt", effective_date as "effectiveDate", expires_at as "expiresAt"
-     from evidence where org_id = ? order by control_id, created_at desc, evidence_id desc`,
+    `select framework_id as "frameworkId", requirement_id as "requirementId", evidence_id as "evidenceId", type,
+       title, file_url as "fileUrl", created_at as "createdAt", effective_date as "effectiveDate",
+       expires_at as "expiresAt"
+     from evidence where org_id = ? order by framework_id, requirement_id, created_at desc, evidence_id desc`,
     [orgId],
   );
-  const byControl = new Map<string, SnapshotControl['evidence']>();
+  const byRecord = new Map<string, SnapshotControl['evidence']>();
   for (const row of evidence) {
-    const list = byControl.get(row.controlId) ?? [];
+    const key = stateKey(row.frameworkId, row.requirementId);
+    const list = byRecord.get(key) ?? [];
     list.push({
       evidenceId: row.evidenceId,
       type: row.type,
@@ -78,24 +74,59 @@ async function captureControls(tx: Em, orgId: string, at: Date) {
       expiresAt: iso(row.expiresAt),
       expired: isExpired(row.expiresAt, at),
     });
-    byControl.set(row.controlId, list);
+    byRecord.set(key, list);
   }
-  const snapshotControls: SnapshotControl[] = controls.map((row) => {
-    const items = byControl.get(row.controlId) ?? [];
-    return {
-      controlId: row.controlId,
-      domain: row.domain,
-      title: row.title,
-      status: row.status,
-      applicable: row.applicable,
-      justification: row.justification,
-      reviewer: row.reviewer,
-      updatedAt: new Date(row.updatedAt).toISOString(),
+  const evidenceOf = (record: RecordRow) =>
+    byRecord.get(stateKey(record.frameworkId, record.requirementId)) ?? [];
+  const iso42001 = new Map(
+    records
+      .filter((record) => record.frameworkId === ISO_42001)
+      .map((record) => [record.requirementId, record]),
+  );
+  const rows = isoDomainStates([...iso42001.values()]);
+  const controls: SnapshotControl[] = controlLibrary().controls.flatMap((control) => {
+    const record = iso42001.get(control.controlId);
+    if (!record) return [];
+    const items = evidenceOf(record);
+    return [
+      {
+        controlId: control.controlId,
+        domain: control.domain,
+        title: control.title,
+        status: record.status ?? 'not_started',
+        applicable: record.applicable ?? true,
+        justification: record.justification,
+        reviewer: record.reviewer,
+        updatedAt: record.updatedAt,
+        evidenceCount: items.length,
+        evidence: items,
+      },
+    ];
+  });
+  const frameworks = new Map<string, SnapshotRecord[]>();
+  for (const record of records) {
+    if (record.frameworkId === ISO_42001) continue;
+    const items = evidenceOf(record);
+    const list = frameworks.get(record.frameworkId) ?? [];
+    list.push({
+      requirementId: record.requirementId,
+      status: record.status,
+      applicable: record.applicable,
+      justification: record.justification,
+      reviewer: record.reviewer,
+      owner: record.owner,
+      note: record.note,
+      updatedAt: record.updatedAt,
       evidenceCount: items.length,
       evidence: items,
-    };
-  });
-  return { rows: controls, controls: snapshotControls };
+    });
+    frameworks.set(record.frameworkId, list);
+  }
+  return {
+    rows,
+    controls,
+    frameworks: [...frameworks].map(([frameworkId, list]) => ({ frameworkId, records: list })),
+  };
 }
 
 /**
@@ -115,7 +146,7 @@ export async function createSnapshot(
   if (existing) throw labelTaken();
   return em.transactional(
     async (tx) => {
-      const { rows, controls } = await captureControls(tx, input.orgId, now);
+      const { rows, controls, frameworks } = await captureRecords(tx, input.orgId, now);
       const counts = countStates(rows);
       const content: SnapshotContent = {
         snapshotId: randomUUID(),
@@ -127,6 +158,7 @@ export async function createSnapshot(
         counts,
         byDomain: scoreByDomain(rows),
         controls,
+        frameworks,
       };
       const contentHash = contentHashOf(content);
       const inserted = await tx.execute<{ snapshotId: string }[]>(

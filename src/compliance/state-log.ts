@@ -1,63 +1,59 @@
-import type { ControlStatus } from '../controls/org-control.entity.js';
-import type { Em } from '../db.js';
-import { type ControlState, countStates, type ScoreCounts } from './score.js';
+import type { LoggedChange } from '../requirements/requirements.store.js';
+import type { RequirementStatus } from '../vocabulary.js';
+import type { ScoreCounts } from './score.js';
+import { type ControlState, countStates } from './score.js';
 
 /**
  * Past states are rebuilt exactly by walking the change log backwards from the current state: each
  * change carries the value it replaced. The walk only reads changes after the earliest instant asked for.
+ * States are keyed by `requirementKey(frameworkId, requirementId)`.
  */
 
-export interface LoggedChange {
-  controlId: string;
-  field: 'status' | 'applicable';
-  fromValue: string | null;
-  changedAt: number;
-}
+export const stateKey = (frameworkId: string, requirementId: string) =>
+  `${frameworkId}\u001f${requirementId}`;
 
-export async function readCurrentStates(tx: Em, orgId: string): Promise<Map<string, ControlState>> {
-  const rows = await tx.execute<({ controlId: string } & ControlState)[]>(
-    'select control_id as "controlId", status, applicable from org_controls where org_id = ?',
-    [orgId],
-  );
-  return new Map(rows.map((row) => [row.controlId, { status: row.status, applicable: row.applicable }]));
-}
-
-/** Changes at or after `since`, newest first (id breaks ties, so same-millisecond changes unwind in order). */
-export async function readChangesSince(tx: Em, orgId: string, since: Date): Promise<LoggedChange[]> {
-  const rows = await tx.execute<(Omit<LoggedChange, 'changedAt'> & { changedAt: Date | string })[]>(
-    `select control_id as "controlId", field, from_value as "fromValue", changed_at as "changedAt"
-     from control_changes where org_id = ? and changed_at >= ?::timestamptz order by changed_at desc, id desc`,
-    [orgId, since],
-  );
-  return rows.map((row) => ({ ...row, changedAt: new Date(row.changedAt).getTime() }));
-}
-
-function revert(states: Map<string, ControlState>, change: LoggedChange): void {
-  const state = states.get(change.controlId);
-  if (!state || change.fromValue === null) return;
-  if (change.field === 'status') state.status = change.fromValue as ControlStatus;
-  else state.applicable = change.fromValue === 'true';
+/** Undoes one change on the states it applies to. */
+export function revert(states: Map<string, ControlState>, change: LoggedChange): void {
+  const key = stateKey(change.frameworkId, change.requirementId);
+  let state = states.get(key);
+  if (!state) {
+    // The record was created after this change was made only if it was withdrawn later; start it empty.
+    state = { status: null, applicable: null };
+    states.set(key, state);
+  }
+  if (change.field === 'status') state.status = change.fromValue as RequirementStatus | null;
+  else state.applicable = change.fromValue === null ? null : change.fromValue === 'true';
 }
 
 /**
- * Counts as of each bound, where the state at a bound includes exactly the changes made before it
+ * The states as of each bound, where the state at a bound includes exactly the changes made before it
  * (`changedAt < bound`); `Infinity` means now. `changes` must hold every change at or after the smallest
- * finite bound, newest first.
+ * finite bound, newest first. `measure` turns the states at a bound into the value kept for it.
  */
-export function countsAtBounds(
+export function atBounds<T>(
   current: Map<string, ControlState>,
   changes: LoggedChange[],
   bounds: number[],
-): Map<number, ScoreCounts> {
+  measure: (states: Map<string, ControlState>, unwound: number) => T,
+): Map<number, T> {
   const states = new Map([...current].map(([id, state]) => [id, { ...state }]));
-  const result = new Map<number, ScoreCounts>();
+  const result = new Map<number, T>();
   let next = 0;
   for (const bound of [...new Set(bounds)].sort((a, b) => b - a)) {
     while (next < changes.length && changes[next].changedAt >= bound) {
       revert(states, changes[next]);
       next += 1;
     }
-    result.set(bound, countStates(states.values()));
+    result.set(bound, measure(states, next));
   }
   return result;
+}
+
+/** ISO/IEC 42001 counts at each bound (every state given is counted). */
+export function countsAtBounds(
+  current: Map<string, ControlState>,
+  changes: LoggedChange[],
+  bounds: number[],
+): Map<number, ScoreCounts> {
+  return atBounds(current, changes, bounds, (states) => countStates(states.values()));
 }

@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
 import { Nullable, OrgId, Timestamp } from '../schemas.js';
+import { REQUIREMENT_STATUSES } from '../vocabulary.js';
 
-export const ControlStatusSchema = Type.Union(
-  [Type.Literal('not_started'), Type.Literal('in_progress'), Type.Literal('implemented')],
-  { description: 'not_started | in_progress | implemented' },
-);
+export const ControlStatusSchema = Type.Enum(REQUIREMENT_STATUSES, {
+  description: REQUIREMENT_STATUSES.join(' | '),
+});
 
 export const DomainSchema = Type.String({
   pattern: '^A\\.[0-9]{1,2}$',

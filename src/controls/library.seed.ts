@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Em } from '../db.js';
+import { seedIsoRecords } from '../requirements/requirements.store.js';
 
 export interface LibraryControl {
   controlId: string;
@@ -47,10 +48,6 @@ export async function seedControlLibrary(em: Em): Promise<void> {
         index,
       ]),
     );
-    await tx.execute(
-      `insert into org_controls (org_id, control_id, status, applicable, updated_at)
-       select o.org_id, c.control_id, 'not_started', true, o.created_at from orgs o cross join controls c
-       on conflict do nothing`,
-    );
+    await seedIsoRecords(tx);
   });
 }

@@ -12,7 +12,7 @@ import { computeGaps, type GapReport } from './gaps.js';
 import {
   type CoverageResult,
   describeHop,
-  propagateCoverage,
+  propagateRecords,
   type ReachingControl,
   type RequirementCoverage,
   reachingControls,
@@ -49,7 +49,7 @@ async function analysisOf(em: Em, orgId: string): Promise<CachedAnalysis> {
     orgId,
     library,
     state,
-    coverage: propagateCoverage(library, state.statuses),
+    coverage: propagateRecords(library, state.records),
     key,
     gaps: new Map(),
   };

@@ -1,8 +1,18 @@
 /**
  * The crosswalk graph: requirements are nodes, crosswalk edges join them (in both directions). An
- * organization's ISO/IEC 42001 control statuses propagate along the edges to every other framework.
+ * organization's direct records of every framework (its ISO/IEC 42001 controls always; any other
+ * requirement it assessed) propagate along the edges to the requirements of other frameworks.
  *
  * Propagation rule (the one place it is defined):
+ * - Sources. Every direct record propagates: an implemented ISO/IEC 27001 A.8.15 gives credit to ISO/IEC
+ *   42001 A.6.2.8 exactly as an implemented A.6.2.8 gives credit to A.8.15. The ISO/IEC 42001 controls are
+ *   the base framework: every one has a record (missing ones count as not started and applicable) and its
+ *   mapped sets are reported as `joint`. Only direct records propagate; an inferred status never does.
+ * - A direct record always wins for its own requirement: its status is the record's. What the crosswalk
+ *   infers for it from the other frameworks' records is still computed (`inferredStrength`, the
+ *   justifications) so that a reviewer can see where the two disagree. A requirement without a direct
+ *   status takes the inferred one (`assessment: inferred`), or none when nothing reaches it.
+ * - The rules below speak of "controls": read any requirement holding a direct record.
  * - Hops. A hop from requirement X to requirement Y gives FULL credit when X's scope contains Y's (X equal Y,
  *   X superset Y) and PARTIAL credit otherwise (X subset Y, X intersect Y). An edge `s REL t` is read as
  *   REL going s→t and as its inverse going t→s (subset ↔ superset; equal and intersect are symmetric).
@@ -32,16 +42,22 @@
  *   implemented); `partial` needs at least 0.25 (e.g. an implemented control through two intersect hops);
  *   weaker links are too indirect to claim and count as `uncovered`.
  */
+
+import type { AssessmentSource, RequirementStatus } from '../vocabulary.js';
 import type { CrosswalkEdge, Relationship, RequirementRef } from './framework.types.js';
 import { BASE_FRAMEWORK_ID, type FrameworkLibrary, requirementKey } from './library.js';
 
-export type ControlStatus = 'not_started' | 'in_progress' | 'implemented';
+export type ControlStatus = RequirementStatus;
 export interface OrgControlState {
   status: ControlStatus;
   applicable: boolean;
+  /** False when the record holds only an exclusion: its status is then left to the crosswalk. */
+  statusRecorded?: false;
   /** The control has evidence and all of it has expired. */
   evidenceExpired?: boolean;
 }
+/** An organization's direct records: framework id → requirement id → state. */
+export type DirectRecords = ReadonlyMap<string, ReadonlyMap<string, OrgControlState>>;
 export type CoverageStatus = 'covered' | 'partial' | 'uncovered';
 /** What a single hop gives. */
 export type Credit = 'full' | 'partial';
@@ -74,6 +90,9 @@ export interface PathHop {
 }
 
 export interface Justification {
+  /** The framework of the record that gives the credit. */
+  frameworkId: string;
+  /** The requirement (a control, for ISO/IEC 42001) whose record gives the credit. */
   controlId: string;
   /** The organization's recorded status. */
   controlStatus: ControlStatus;
@@ -101,11 +120,17 @@ export interface JointCoverage {
 }
 
 export interface RequirementCoverage extends RequirementRef {
+  /** The effective status: the direct record's when there is one, else what the crosswalk infers. */
   status: CoverageStatus;
   strength: number;
-  /** False only for base-framework controls the organization excluded. */
+  /** False for requirements the organization excluded. */
   applicable: boolean;
-  /** The organization's own status, on base-framework controls. */
+  /** Where `status` comes from. */
+  assessment: AssessmentSource;
+  /** What the crosswalk gives from the other frameworks' records, whatever the direct record says. */
+  inferredStrength: number;
+  inferredStatus: CoverageStatus;
+  /** The organization's own status, where it recorded one (always on base-framework controls). */
   orgStatus?: ControlStatus;
   /** On base-framework controls whose evidence has all expired. */
   evidenceExpired?: true;
@@ -410,12 +435,17 @@ export function jointStrength(statuses: readonly ControlStatus[], canCover: bool
   return implemented > 0 || allStarted ? JOINT_PARTIAL_STRENGTH : 0;
 }
 
-/** Applies a requirement's mapped set to its coverage: the `joint` summary and, if it gives more, credit. */
+/**
+ * Applies a requirement's mapped set of one framework to its inferred coverage: credit if the set gives
+ * more, and (for the base framework) the `joint` summary.
+ */
 function applyMappedSet(
   graph: CrosswalkGraph,
   target: RequirementCoverage,
   set: MappedSet,
+  frameworkId: string,
   stateOf: (controlId: string) => OrgControlState,
+  reportJoint: boolean,
 ): void {
   const joint: JointCoverage = {
     controls: [],
@@ -444,7 +474,7 @@ function applyMappedSet(
     if (status !== 'implemented') joint.remaining.push(controlId);
     counted.push({ controlId, state, status, step, origin });
   }
-  target.joint = joint;
+  if (reportJoint) target.joint = joint;
   if (counted.length === 0) return;
   const strength = jointStrength(
     counted.map((member) => member.status),
@@ -455,10 +485,13 @@ function applyMappedSet(
   for (const member of counted) {
     if (member.status === 'not_started') continue;
     // A control keeps its own path when that gives more, or as much on its own (a full hop).
-    const existing = target.justifications.findIndex((why) => why.controlId === member.controlId);
+    const existing = target.justifications.findIndex(
+      (why) => why.frameworkId === frameworkId && why.controlId === member.controlId,
+    );
     const own = target.justifications[existing];
     if (own && (own.strength > strength || own.credit === 'full')) continue;
     const justification: Justification = {
+      frameworkId,
       controlId: member.controlId,
       ...controlFacts(member.state),
       credit: 'joint',
@@ -468,10 +501,7 @@ function applyMappedSet(
     if (existing >= 0) target.justifications[existing] = justification;
     else target.justifications.push(justification);
   }
-  if (strength > target.strength) {
-    target.strength = strength;
-    target.status = strengthStatus(strength);
-  }
+  if (strength > target.inferredStrength) target.inferredStrength = strength;
 }
 
 /**
@@ -483,6 +513,23 @@ export function propagateCoverage(
   statuses: ReadonlyMap<string, OrgControlState>,
   options: GraphOptions & { baseFrameworkId?: string } = {},
 ): CoverageResult {
+  return propagateRecords(
+    library,
+    new Map([[options.baseFrameworkId ?? BASE_FRAMEWORK_ID, statuses]]),
+    options,
+  );
+}
+
+/**
+ * Propagates an organization's direct records of every framework to every requirement of every framework
+ * in the library (the rule at the top of this file). Base-framework controls without a record count as
+ * not started and applicable.
+ */
+export function propagateRecords(
+  library: FrameworkLibrary,
+  records: DirectRecords,
+  options: GraphOptions & { baseFrameworkId?: string } = {},
+): CoverageResult {
   const baseFrameworkId = options.baseFrameworkId ?? BASE_FRAMEWORK_ID;
   const graph = crosswalkGraph(library, options);
   const results: RequirementCoverage[] = graph.refs.map((ref) => ({
@@ -490,42 +537,78 @@ export function propagateCoverage(
     status: 'uncovered',
     strength: 0,
     applicable: true,
+    assessment: 'none',
+    inferredStrength: 0,
+    inferredStatus: 'uncovered',
     justifications: [],
   }));
-  const stateOf = (controlId: string) => statuses.get(controlId) ?? DEFAULT_STATE;
-  for (const node of graph.nodesOf(baseFrameworkId)) {
-    const controlId = graph.refs[node].requirementId;
-    const state = stateOf(controlId);
-    const strength = orgStrength(state);
-    const own = results[node];
-    own.orgStatus = state.status;
-    if (state.evidenceExpired) own.evidenceExpired = true;
-    own.applicable = state.applicable;
-    own.strength = strength;
-    own.status = strengthStatus(strength);
-    if (strength === 0) continue;
-    for (const reach of graph.reachFrom(node)) {
-      const pathStrength = strength * reach.strength;
-      if (pathStrength < MIN_PARTIAL_STRENGTH) continue;
-      const target = results[reach.node];
-      target.justifications.push({
-        controlId,
-        ...controlFacts(state),
-        credit: pathStrength >= FULL_STRENGTH ? 'full' : 'partial',
-        strength: pathStrength,
-        path: graph.describePath(node, reach.steps),
-      });
-      if (pathStrength > target.strength) {
-        target.strength = pathStrength;
-        target.status = strengthStatus(pathStrength);
+  const sources = library.frameworks
+    .map((framework) => framework.id)
+    .filter((frameworkId) => frameworkId === baseFrameworkId || records.has(frameworkId));
+  const stateIn = (frameworkId: string) => {
+    const own = records.get(frameworkId);
+    const fallback = frameworkId === baseFrameworkId ? DEFAULT_STATE : undefined;
+    return (requirementId: string) => own?.get(requirementId) ?? fallback;
+  };
+  for (const frameworkId of sources) {
+    const stateOf = stateIn(frameworkId);
+    for (const node of graph.nodesOf(frameworkId)) {
+      const controlId = graph.refs[node].requirementId;
+      const state = stateOf(controlId);
+      if (!state) continue;
+      const strength = orgStrength(state);
+      if (strength === 0) continue;
+      for (const reach of graph.reachFrom(node)) {
+        const pathStrength = strength * reach.strength;
+        if (pathStrength < MIN_PARTIAL_STRENGTH) continue;
+        const target = results[reach.node];
+        target.justifications.push({
+          frameworkId,
+          controlId,
+          ...controlFacts(state),
+          credit: pathStrength >= FULL_STRENGTH ? 'full' : 'partial',
+          strength: pathStrength,
+          path: graph.describePath(node, reach.steps),
+        });
+        if (pathStrength > target.inferredStrength) target.inferredStrength = pathStrength;
       }
     }
   }
-  for (const [node, set] of graph.mappedSetsFrom(baseFrameworkId)) {
-    applyMappedSet(graph, results[node], set, stateOf);
+  for (const frameworkId of sources) {
+    const stateOf = stateIn(frameworkId);
+    for (const [node, set] of graph.mappedSetsFrom(frameworkId)) {
+      applyMappedSet(
+        graph,
+        results[node],
+        set,
+        frameworkId,
+        (controlId) => stateOf(controlId) ?? DEFAULT_STATE,
+        frameworkId === baseFrameworkId,
+      );
+    }
   }
-  for (const result of results) {
-    result.justifications.sort((a, b) => b.strength - a.strength || a.path.length - b.path.length);
+  for (const frameworkId of library.frameworks.map((framework) => framework.id)) {
+    const stateOf = stateIn(frameworkId);
+    for (const node of graph.nodesOf(frameworkId)) {
+      const result = results[node];
+      result.inferredStatus = strengthStatus(result.inferredStrength);
+      const state = stateOf(result.requirementId);
+      if (state && state.statusRecorded !== false) {
+        const strength = orgStrength(state);
+        result.assessment = 'direct';
+        result.orgStatus = state.status;
+        if (state.evidenceExpired) result.evidenceExpired = true;
+        result.applicable = state.applicable;
+        result.strength = strength;
+        result.status = strengthStatus(strength);
+      } else {
+        if (state) result.applicable = state.applicable;
+        result.assessment = result.inferredStatus === 'uncovered' ? 'none' : 'inferred';
+        result.strength = result.applicable ? result.inferredStrength : 0;
+        result.status = strengthStatus(result.strength);
+      }
+      result.justifications.sort((a, b) => b.strength - a.strength || a.path.length - b.path.length);
+    }
   }
   const byKey = new Map(
     results.map((result) => [requirementKey(result.frameworkId, result.requirementId), result]),

@@ -1,56 +1,52 @@
 /**
- * What the CTE needs to know about an organization: its ISO/IEC 42001 control states (each with whether
- * its evidence has all expired) and the risk levels of its AI systems (retired ones no longer count). One
- * query; its rows also make the fingerprint that keys the cached analyses.
+ * What the CTE needs to know about an organization: its direct requirement records of every framework
+ * (each with whether its evidence has all expired, from the requirements module) and the risk levels of its
+ * AI systems (retired ones no longer count). Its rows also make the fingerprint that keys cached analyses.
  */
+
+import type { RiskLevel } from '../ai-systems/ai-system.js';
+import { activeRiskLevels } from '../ai-systems/ai-systems.service.js';
 import type { Em } from '../db.js';
-import type { RiskLevel } from './gaps.js';
-import type { ControlStatus, OrgControlState } from './graph.js';
+import { readRecordStates } from '../requirements/requirements.store.js';
+import type { DirectRecords, OrgControlState } from './graph.js';
 
 export interface OrgState {
-  statuses: ReadonlyMap<string, OrgControlState>;
+  /** framework id → requirement id → the org's direct record. */
+  records: DirectRecords;
   aiSystemRiskLevels: readonly RiskLevel[];
   /** Equal fingerprints mean equal inputs to coverage and gaps. */
   fingerprint: string;
 }
 
-interface Row {
-  kind: 'control' | 'risk';
-  id: string;
-  status: ControlStatus | null;
-  applicable: boolean | null;
-  expired: boolean | null;
-}
-
 export async function loadOrgState(em: Em, orgId: string, now = new Date()): Promise<OrgState> {
-  const rows = await em.execute<Row[]>(
-    `select 'control' as kind, control_id as id, status, applicable,
-       coalesce(evidence_count > 0 and not evidence_never_expires
-         and evidence_expires_max <= ?::timestamptz, false) as expired
-     from org_controls where org_id = ?
-     union all
-     select distinct 'risk', risk_level, null::text, null::boolean, null::boolean
-     from ai_systems where org_id = ? and lifecycle_stage <> 'retired'
-     order by 1, 2`,
-    [now, orgId, orgId],
+  const states = await readRecordStates(em, orgId, { now });
+  const risks = await activeRiskLevels(em, orgId);
+  states.sort((a, b) =>
+    a.frameworkId === b.frameworkId
+      ? a.requirementId.localeCompare(b.requirementId)
+      : a.frameworkId.localeCompare(b.frameworkId),
   );
-  const statuses = new Map<string, OrgControlState>();
-  const risks: RiskLevel[] = [];
+  const records = new Map<string, Map<string, OrgControlState>>();
   const parts: string[] = [];
-  for (const row of rows) {
-    if (row.kind === 'risk') {
-      risks.push(row.id as RiskLevel);
-      parts.push(`risk:${row.id}`);
-      continue;
+  for (const state of states) {
+    // A record counts once it holds a status or an exclusion; an applicability-only exclusion leaves the
+    // status to the crosswalk (`statusRecorded: false`).
+    if (state.status === null && state.applicable !== false) continue;
+    let framework = records.get(state.frameworkId);
+    if (!framework) {
+      framework = new Map();
+      records.set(state.frameworkId, framework);
     }
-    const status = row.status ?? 'not_started';
-    const applicable = row.applicable ?? true;
-    statuses.set(row.id, { status, applicable, ...(row.expired ? { evidenceExpired: true } : {}) });
-    parts.push(`${row.id}:${status}:${applicable ? 1 : 0}:${row.expired ? 1 : 0}`);
+    framework.set(state.requirementId, {
+      status: state.status ?? 'not_started',
+      applicable: state.applicable ?? true,
+      ...(state.status === null ? { statusRecorded: false } : {}),
+      ...(state.evidenceExpired ? { evidenceExpired: true } : {}),
+    });
+    parts.push(
+      `${state.frameworkId}/${state.requirementId}:${state.status}:${state.applicable}:${state.evidenceExpired ? 1 : 0}`,
+    );
   }
-  return {
-    statuses,
-    aiSystemRiskLevels: risks,
-    fingerprint: parts.join(','),
-  };
+  parts.push(...risks.map((risk) => `risk:${risk}`));
+  return { records, aiSystemRiskLevels: risks, fingerprint: parts.join(',') };
 }

@@ -1,8 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { TObject } from 'typebox';
 import type { AppContext } from '../context.js';
+import { controlLibrary } from '../controls/library.seed.js';
+import { resourceNotFound } from '../errors.js';
 import { requireOrg } from '../orgs/orgs.service.js';
 import { principalOf } from '../plugins/auth.js';
+import type { RecordKey } from '../requirements/requirements.store.js';
 import { errorResponses } from '../schemas.js';
+import { ISO_42001 } from '../vocabulary.js';
 import {
   CreateEvidenceBody,
   EvidenceItemParams,
@@ -13,77 +19,116 @@ import {
 } from './evidence.schemas.js';
 import { addEvidence, getEvidence, listEvidence } from './evidence.service.js';
 
-const evidencePath = (orgId: string, controlId: string) =>
-  `/api/v1/orgs/${encodeURIComponent(orgId)}/controls/${encodeURIComponent(controlId)}/evidence`;
+/** Where a family of evidence routes lives and how it names the record it works on. */
+export interface EvidenceRouteFamily {
+  /** Route path of the list, e.g. `/orgs/:orgId/controls/:controlId/evidence`. */
+  path: string;
+  tag: string;
+  params: TObject;
+  itemParams: TObject;
+  item: TObject;
+  list: TObject;
+  /** The record a request names; throws `404` for an unknown one. */
+  keyOf(em: ReturnType<AppContext['db']['em']>, params: Record<string, string>): Promise<RecordKey>;
+  /** Extra members of each response (the list's and the item's). */
+  decorate(key: RecordKey): Record<string, string>;
+  /** The list's URL, for `Location`. */
+  location(key: RecordKey): string;
+}
 
-export const evidenceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  app.post(
-    '/orgs/:orgId/controls/:controlId/evidence',
-    {
-      config: { scope: 'write' },
-      schema: {
-        tags: ['evidence'],
-        summary: 'Attach evidence (attestation, document or link) to a control',
-        description:
-          '`fileUrl` must be an absolute http(s) URL and is required for `document` and `link`. ' +
-          'Optional `effectiveDate` and `expiresAt` bound when the evidence counts; expired evidence is ' +
-          'flagged in lists, and a control whose evidence has all expired is flagged in the org controls.',
-        params: EvidenceParams,
-        body: CreateEvidenceBody,
-        response: { 201: EvidenceSchema, ...errorResponses },
-      },
-    },
-    async (request, reply) => {
+/** The evidence routes of one family (ISO/IEC 42001 controls, or requirements of any framework). */
+export function evidenceRoutesFor(
+  family: EvidenceRouteFamily,
+): FastifyPluginAsyncTypebox<{ ctx: AppContext }> {
+  return async (app, { ctx }) => {
+    const keyOf = async (request: FastifyRequest) => {
       const em = ctx.db.em();
-      const { orgId, controlId } = request.params;
-      await requireOrg(em, orgId);
-      const evidence = await addEvidence(em, {
-        orgId,
-        controlId,
-        evidence: request.body,
-        createdBy: principalOf(request).keyId,
-      });
-      return reply
-        .status(201)
-        .header('location', `${evidencePath(orgId, controlId)}/${evidence.evidenceId}`)
-        .send(evidence);
-    },
-  );
+      const params = request.params as Record<string, string>;
+      await requireOrg(em, params.orgId);
+      return { em, key: await family.keyOf(em, params) };
+    };
+    app.post(
+      family.path,
+      {
+        config: { scope: 'write' },
+        schema: {
+          tags: [family.tag],
+          summary: 'Attach evidence (attestation, document or link)',
+          description:
+            '`fileUrl` must be an absolute http(s) URL and is required for `document` and `link`. ' +
+            'Optional `effectiveDate` and `expiresAt` bound when the evidence counts; expired evidence is ' +
+            'flagged in lists, and a record whose evidence has all expired is flagged where it is listed.',
+          params: family.params,
+          body: CreateEvidenceBody,
+          response: { 201: family.item, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const { em, key } = await keyOf(request);
+        const evidence = await addEvidence(em, {
+          ...key,
+          evidence: request.body,
+          createdBy: principalOf(request).keyId,
+        });
+        return reply
+          .status(201)
+          .header('location', `${family.location(key)}/${evidence.evidenceId}`)
+          .send({ ...evidence, ...family.decorate(key) });
+      },
+    );
 
-  app.get(
-    '/orgs/:orgId/controls/:controlId/evidence',
-    {
-      schema: {
-        tags: ['evidence'],
-        summary: "A page of a control's evidence, newest first",
-        params: EvidenceParams,
-        querystring: EvidenceListQuery,
-        response: { 200: EvidenceListSchema, ...errorResponses },
+    app.get(
+      family.path,
+      {
+        schema: {
+          tags: [family.tag],
+          summary: 'A page of evidence, newest first',
+          params: family.params,
+          querystring: EvidenceListQuery,
+          response: { 200: family.list, ...errorResponses },
+        },
       },
-    },
-    async (request) => {
-      const em = ctx.db.em();
-      const { orgId, controlId } = request.params;
-      await requireOrg(em, orgId);
-      return { orgId, controlId, ...(await listEvidence(em, orgId, controlId, request.query)) };
-    },
-  );
+      async (request) => {
+        const { em, key } = await keyOf(request);
+        const page = await listEvidence(em, key, request.query);
+        return { orgId: key.orgId, controlId: key.requirementId, ...family.decorate(key), ...page };
+      },
+    );
 
-  app.get(
-    '/orgs/:orgId/controls/:controlId/evidence/:evidenceId',
-    {
-      schema: {
-        tags: ['evidence'],
-        summary: 'One evidence item',
-        params: EvidenceItemParams,
-        response: { 200: EvidenceSchema, ...errorResponses },
+    app.get(
+      `${family.path}/:evidenceId`,
+      {
+        schema: {
+          tags: [family.tag],
+          summary: 'One evidence item',
+          params: family.itemParams,
+          response: { 200: family.item, ...errorResponses },
+        },
       },
-    },
-    async (request) => {
-      const em = ctx.db.em();
-      const { orgId, controlId, evidenceId } = request.params;
-      await requireOrg(em, orgId);
-      return getEvidence(em, orgId, controlId, evidenceId);
-    },
-  );
-};
+      async (request) => {
+        const { em, key } = await keyOf(request);
+        const evidence = await getEvidence(em, key, (request.params as { evidenceId: string }).evidenceId);
+        return { ...evidence, ...family.decorate(key) };
+      },
+    );
+  };
+}
+
+/** Evidence of ISO/IEC 42001 controls, under `/orgs/{orgId}/controls/{controlId}/evidence`. */
+export const evidenceRoutes = evidenceRoutesFor({
+  path: '/orgs/:orgId/controls/:controlId/evidence',
+  tag: 'evidence',
+  params: EvidenceParams,
+  itemParams: EvidenceItemParams,
+  item: EvidenceSchema,
+  list: EvidenceListSchema,
+  keyOf: async (_em, { orgId, controlId }) => {
+    if (!controlLibrary().controls.some((control) => control.controlId === controlId)) {
+      throw resourceNotFound('Control', { controlId });
+    }
+    return { orgId, frameworkId: ISO_42001, requirementId: controlId };
+  },
+  decorate: () => ({}),
+  location: ({ orgId, requirementId }) =>
+    `/api/v1/orgs/${encodeURIComponent(orgId)}/controls/${encodeURIComponent(requirementId)}/evidence`,
+});

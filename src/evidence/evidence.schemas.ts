@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { ControlId } from '../controls/controls.schemas.js';
 import { OrgId, Timestamp } from '../schemas.js';
-import { EVIDENCE_TYPES } from './evidence.store.js';
+import { EVIDENCE_TYPES } from '../vocabulary.js';
 
 /**
  * PostgreSQL text cannot hold NUL, and lone surrogates cannot be encoded or canonicalised: refuse both at

@@ -2,8 +2,16 @@ import type { Static } from 'typebox';
 import { parseInstant } from '../compliance/periods.js';
 import type { Em } from '../db.js';
 import { invalidField, resourceNotFound } from '../errors.js';
+import {
+  ensureRecord,
+  evidenceTotalSql,
+  isExpired,
+  type RecordKey,
+  recordExists,
+} from '../requirements/requirements.store.js';
+import { type EvidenceType, ISO_42001 } from '../vocabulary.js';
 import type { CreateEvidenceBody, EvidenceSchema } from './evidence.schemas.js';
-import { type EvidenceType, insertEvidence } from './evidence.store.js';
+import { insertEvidence } from './evidence.store.js';
 
 export type EvidenceView = Static<typeof EvidenceSchema>;
 export type NewEvidenceInput = Static<typeof CreateEvidenceBody>;
@@ -22,15 +30,11 @@ interface EvidenceRow {
   createdBy: string | null;
 }
 
-const EVIDENCE_COLUMNS = `evidence_id as "evidenceId", control_id as "controlId", type, title, description,
+const EVIDENCE_COLUMNS = `evidence_id as "evidenceId", requirement_id as "controlId", type, title, description,
   file_url as "fileUrl", attestation_id as "attestationId", effective_date as "effectiveDate",
   expires_at as "expiresAt", created_at as "createdAt", created_by as "createdBy"`;
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
-
-/** Evidence is expired from the instant `expiresAt` is reached. */
-export const isExpired = (expiresAt: Date | string | null, now: Date) =>
-  expiresAt !== null && new Date(expiresAt).getTime() <= now.getTime();
 
 const toView = (row: EvidenceRow, now: Date): EvidenceView => ({
   ...row,
@@ -62,24 +66,29 @@ function checkEvidence(input: NewEvidenceInput): { effectiveDate: Date | null; e
   return { effectiveDate, expiresAt };
 }
 
-/** Adds one evidence item to an org's control; the roll-up columns move with it in the same transaction. */
+/**
+ * Adds one evidence item to a requirement record; the roll-up columns move with it in the same transaction.
+ * An ISO/IEC 42001 control must have its record ("Control not found" otherwise); a requirement of another
+ * framework, which the caller has checked against the library, gets its record on its first evidence.
+ */
 export async function addEvidence(
   em: Em,
-  input: { orgId: string; controlId: string; evidence: NewEvidenceInput; createdBy: string | null },
+  input: RecordKey & { evidence: NewEvidenceInput; createdBy: string | null },
   now = new Date(),
 ): Promise<EvidenceView> {
   const { effectiveDate, expiresAt } = checkEvidence(input.evidence);
-  const { orgId, controlId, evidence } = input;
+  const { orgId, frameworkId, requirementId, evidence } = input;
   const [evidenceId] = await em.transactional(async (tx) => {
-    const [control] = await tx.execute<{ found: number }[]>(
-      'select 1 as found from org_controls where org_id = ? and control_id = ?',
-      [orgId, controlId],
-    );
-    if (!control) throw resourceNotFound('Control', { controlId });
+    if (frameworkId === ISO_42001) {
+      if (!(await recordExists(tx, input))) throw resourceNotFound('Control', { controlId: requirementId });
+    } else {
+      await ensureRecord(tx, input, now);
+    }
     return insertEvidence(tx, [
       {
         orgId,
-        controlId,
+        frameworkId,
+        requirementId,
         type: evidence.type,
         title: evidence.title,
         description: evidence.description ?? null,
@@ -94,7 +103,7 @@ export async function addEvidence(
   return toView(
     {
       evidenceId,
-      controlId,
+      controlId: requirementId,
       type: evidence.type,
       title: evidence.title,
       description: evidence.description ?? null,
@@ -119,13 +128,6 @@ export interface EvidencePage {
 /** From this offset on, skipped rows are read from the index only. */
 const DEEP_OFFSET = 500;
 
-/** Roll-up column holding the total of one evidence type. */
-const TYPE_TOTAL: Record<EvidenceType, string> = {
-  attestation: 'oc.evidence_attestation_count',
-  document: 'oc.evidence_document_count',
-  link: 'oc.evidence_link_count',
-};
-
 /**
  * One page, newest first (ties broken by id, so pages are stable), read by one statement: a single round
  * trip and a single snapshot for the page and its total. The page is an index scan and the totals are the
@@ -133,16 +135,16 @@ const TYPE_TOTAL: Record<EvidenceType, string> = {
  */
 export async function listEvidence(
   em: Em,
-  orgId: string,
-  controlId: string,
+  key: RecordKey,
   query: { type?: EvidenceType; limit?: number; offset?: number },
   now = new Date(),
 ): Promise<EvidencePage> {
   const limit = query.limit ?? 50;
   const offset = query.offset ?? 0;
-  // The page names the org and control as values, not as references to the outer row: only then does the
-  // planner see how selective they are and walk the index instead of sorting the control's whole slice.
-  const match = `org_id = ? and control_id = ?${query.type ? ' and type = ?' : ''}`;
+  const { orgId, frameworkId, requirementId } = key;
+  // The page names the record as values, not as references to an outer row: only then does the planner
+  // see how selective they are and walk the index instead of sorting the record's whole slice.
+  const match = `org_id = ? and framework_id = ? and requirement_id = ?${query.type ? ' and type = ?' : ''}`;
   const order = 'order by created_at desc, evidence_id desc';
   // Deep pages skip rows in the index alone (it holds every ordering column), then fetch only the page.
   const page =
@@ -150,27 +152,35 @@ export async function listEvidence(
       ? `select ${EVIDENCE_COLUMNS} from evidence where ${match} ${order} limit ? offset ?`
       : `select ${EVIDENCE_COLUMNS} from evidence join (select evidence_id from evidence where ${match}
            ${order} limit ? offset ?) deep using (evidence_id)`;
-  const [control] = await em.execute<{ total: number; evidence: EvidenceRow[] }[]>(
-    `select ${query.type ? TYPE_TOTAL[query.type] : 'oc.evidence_count'} as total,
+  const [row] = await em.execute<{ total: number; evidence: EvidenceRow[] }[]>(
+    `select ${evidenceTotalSql(query.type)} as total,
        coalesce((select json_agg(page order by page."createdAt" desc, page."evidenceId" desc) from (${page}) page),
-         '[]'::json) as evidence
-     from org_controls oc where oc.org_id = ? and oc.control_id = ?`,
-    [orgId, controlId, ...(query.type ? [query.type] : []), limit, offset, orgId, controlId],
+         '[]'::json) as evidence`,
+    [
+      orgId,
+      frameworkId,
+      requirementId,
+      orgId,
+      frameworkId,
+      requirementId,
+      ...(query.type ? [query.type] : []),
+      limit,
+      offset,
+    ],
   );
-  if (!control) throw resourceNotFound('Control', { controlId });
-  return { evidence: control.evidence.map((row) => toView(row, now)), total: control.total, limit, offset };
+  return { evidence: row.evidence.map((item) => toView(item, now)), total: row.total, limit, offset };
 }
 
 export async function getEvidence(
   em: Em,
-  orgId: string,
-  controlId: string,
+  key: RecordKey,
   evidenceId: string,
   now = new Date(),
 ): Promise<EvidenceView> {
   const [row] = await em.execute<EvidenceRow[]>(
-    `select ${EVIDENCE_COLUMNS} from evidence where org_id = ? and control_id = ? and evidence_id = ?`,
-    [orgId, controlId, evidenceId],
+    `select ${EVIDENCE_COLUMNS} from evidence
+     where org_id = ? and framework_id = ? and requirement_id = ? and evidence_id = ?`,
+    [key.orgId, key.frameworkId, key.requirementId, evidenceId],
   );
   if (!row) throw resourceNotFound('Evidence', { evidenceId });
   return toView(row, now);

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Em } from '../db.js';
-
-export const EVIDENCE_TYPES = ['attestation', 'document', 'link'] as const;
-export type EvidenceType = (typeof EVIDENCE_TYPES)[number];
+import { addEvidenceRollups, type EvidenceRollupDelta } from '../requirements/requirements.store.js';
+import type { EvidenceType } from '../vocabulary.js';
 
 export interface NewEvidence {
   orgId: string;
-  controlId: string;
+  frameworkId: string;
+  requirementId: string;
   type: EvidenceType;
   title: string;
   description?: string | null;
@@ -21,7 +21,8 @@ export interface NewEvidence {
 const COLUMNS = [
   'evidence_id',
   'org_id',
-  'control_id',
+  'framework_id',
+  'requirement_id',
   'type',
   'title',
   'description',
@@ -34,7 +35,7 @@ const COLUMNS = [
 ];
 
 /**
- * Inserts evidence rows (one multi-row statement) and updates each control's roll-up (counts, expiry)
+ * Inserts evidence rows (one multi-row statement) and moves each requirement record's roll-up (counts, expiry)
  * with one statement per control. Call it inside the caller's transaction: evidence and roll-up commit
  * together. Returns the new ids in input order.
  */
@@ -45,7 +46,8 @@ export async function insertEvidence(tx: Em, rows: NewEvidence[]): Promise<strin
   const params = rows.flatMap((row, index) => [
     ids[index],
     row.orgId,
-    row.controlId,
+    row.frameworkId,
+    row.requirementId,
     row.type,
     row.title,
     row.description ?? null,
@@ -58,56 +60,24 @@ export async function insertEvidence(tx: Em, rows: NewEvidence[]): Promise<strin
   ]);
   await tx.execute(`insert into evidence (${COLUMNS.join(', ')}) values ${placeholders}`, params);
 
-  const byControl = new Map<
-    string,
-    {
-      orgId: string;
-      controlId: string;
-      count: number;
-      byType: Record<EvidenceType, number>;
-      never: boolean;
-      max: Date | null;
-    }
-  >();
+  const deltas = new Map<string, EvidenceRollupDelta>();
   for (const row of rows) {
-    const key = `${row.orgId}\u0000${row.controlId}`;
-    const entry = byControl.get(key) ?? {
+    const key = `${row.orgId}\u0000${row.frameworkId}\u0000${row.requirementId}`;
+    const delta = deltas.get(key) ?? {
       orgId: row.orgId,
-      controlId: row.controlId,
+      frameworkId: row.frameworkId,
+      requirementId: row.requirementId,
       count: 0,
       byType: { attestation: 0, document: 0, link: 0 },
-      never: false,
-      max: null,
+      neverExpires: false,
+      expiresMax: null,
     };
-    entry.count += 1;
-    entry.byType[row.type] += 1;
-    if (!row.expiresAt) entry.never = true;
-    else if (!entry.max || row.expiresAt > entry.max) entry.max = row.expiresAt;
-    byControl.set(key, entry);
+    delta.count += 1;
+    delta.byType[row.type] += 1;
+    if (!row.expiresAt) delta.neverExpires = true;
+    else if (!delta.expiresMax || row.expiresAt > delta.expiresMax) delta.expiresMax = row.expiresAt;
+    deltas.set(key, delta);
   }
-  // Sorted so that concurrent batches lock the roll-up rows in the same order (no deadlocks).
-  for (const entry of [...byControl.values()].sort((a, b) =>
-    `${a.orgId}/${a.controlId}`.localeCompare(`${b.orgId}/${b.controlId}`),
-  )) {
-    await tx.execute(
-      `update org_controls set evidence_count = evidence_count + ?,
-         evidence_attestation_count = evidence_attestation_count + ?,
-         evidence_document_count = evidence_document_count + ?,
-         evidence_link_count = evidence_link_count + ?,
-         evidence_never_expires = evidence_never_expires or ?,
-         evidence_expires_max = greatest(evidence_expires_max, ?::timestamptz)
-       where org_id = ? and control_id = ?`,
-      [
-        entry.count,
-        entry.byType.attestation,
-        entry.byType.document,
-        entry.byType.link,
-        entry.never,
-        entry.max,
-        entry.orgId,
-        entry.controlId,
-      ],
-    );
-  }
+  await addEvidenceRollups(tx, [...deltas.values()]);
   return ids;
 }

@@ -2,8 +2,11 @@ import { IsolationLevel } from '@mikro-orm/core';
 import { complianceHistory } from '../compliance/history.service.js';
 import { countStates, scoreOf } from '../compliance/score.js';
 import { getSnapshot, type SnapshotView } from '../compliance/snapshots.service.js';
+import { controlLibrary } from '../controls/library.seed.js';
 import type { Em } from '../db.js';
 import { resourceNotFound } from '../errors.js';
+import { readRecords } from '../requirements/requirements.store.js';
+import { ISO_42001 } from '../vocabulary.js';
 import type {
   EvidenceType,
   ExportAiSystem,
@@ -45,13 +48,35 @@ export function isoInstant(value: DbInstant): string {
 }
 
 /** A control as read from the database, before its evidence is attached. */
-type ControlRow = Omit<ExportControl, 'updatedAt' | 'evidence'> & { updatedAt: DbInstant };
+type ControlRow = Omit<ExportControl, 'evidence'>;
 
-const CONTROL_QUERY = `select c.control_id as "controlId", c.domain, c.domain_title as "domainTitle", c.title,
-    c.description, oc.status, oc.applicable, oc.justification, oc.reviewer,
-    oc.updated_at as "updatedAt", oc.evidence_count::int as "evidenceCount"
-  from org_controls oc join controls c on c.control_id = oc.control_id
-  where oc.org_id = ? order by c.sort_order`;
+/** The org's ISO/IEC 42001 controls in library order, from its requirement records. */
+async function readControls(tx: Em, orgId: string): Promise<ControlRow[]> {
+  const { domains, controls } = controlLibrary();
+  const domainTitles = new Map(domains.map((domain) => [domain.id, domain.title]));
+  const records = new Map(
+    (await readRecords(tx, orgId, ISO_42001)).map((record) => [record.requirementId, record]),
+  );
+  return controls.flatMap((control) => {
+    const record = records.get(control.controlId);
+    if (!record) return [];
+    return [
+      {
+        controlId: control.controlId,
+        domain: control.domain,
+        domainTitle: domainTitles.get(control.domain) ?? control.domain,
+        title: control.title,
+        description: control.description,
+        status: record.status ?? 'not_started',
+        applicable: record.applicable ?? true,
+        justification: record.justification,
+        reviewer: record.reviewer,
+        updatedAt: record.updatedAt,
+        evidenceCount: record.evidenceCount,
+      },
+    ];
+  });
+}
 
 const EVIDENCE_COLUMNS = `evidence_id as "evidenceId", type, title, description, file_url as "fileUrl",
   created_at as "createdAt"`;
@@ -82,12 +107,14 @@ async function readControlEvidence(
     const pageSize = Math.min(EVIDENCE_PAGE_SIZE, limit - evidence.length);
     const rows: EvidenceRow[] = await tx.execute<EvidenceRow[]>(
       after
-        ? `select ${EVIDENCE_COLUMNS} from evidence where org_id = ? and control_id = ?
+        ? `select ${EVIDENCE_COLUMNS} from evidence where org_id = ? and framework_id = ? and requirement_id = ?
              and (created_at, evidence_id) < (?::timestamptz, ?)
            order by created_at desc, evidence_id desc limit ?`
-        : `select ${EVIDENCE_COLUMNS} from evidence where org_id = ? and control_id = ?
+        : `select ${EVIDENCE_COLUMNS} from evidence where org_id = ? and framework_id = ? and requirement_id = ?
            order by created_at desc, evidence_id desc limit ?`,
-      after ? [orgId, controlId, after.createdAt, after.evidenceId, pageSize] : [orgId, controlId, pageSize],
+      after
+        ? [orgId, ISO_42001, controlId, after.createdAt, after.evidenceId, pageSize]
+        : [orgId, ISO_42001, controlId, pageSize],
     );
     for (const row of rows) {
       evidence.push({
@@ -152,13 +179,12 @@ export async function loadExportData(
   const data = await em.transactional(
     async (tx) => {
       const org = await readOrg(tx, orgId);
-      const rows = await tx.execute<ControlRow[]>(CONTROL_QUERY, [orgId]);
+      const rows = await readControls(tx, orgId);
       const controls: ExportControl[] = [];
       for (const row of rows) {
         const evidence = await readControlEvidence(tx, orgId, row.controlId, limit);
         controls.push({
           ...row,
-          updatedAt: isoInstant(row.updatedAt),
           // Complete lists are counted exactly; capped ones rely on the roll-up kept beside the control.
           evidenceCount: Number.isFinite(limit)
             ? Math.max(row.evidenceCount, evidence.length)
@@ -213,12 +239,13 @@ export async function loadSnapshotExportData(
 ): Promise<OrgExportData> {
   const snapshot: SnapshotView = await getSnapshot(em, orgId, snapshotId);
   const org = await readOrg(em, orgId);
+  const { domains, controls: libraryControls } = controlLibrary();
+  const domainTitles = new Map(domains.map((domain) => [domain.id, domain.title]));
   const library = new Map(
-    (
-      await em.execute<{ controlId: string; domainTitle: string; description: string }[]>(
-        `select control_id as "controlId", domain_title as "domainTitle", description from controls`,
-      )
-    ).map((row) => [row.controlId, row]),
+    libraryControls.map((control) => [
+      control.controlId,
+      { domainTitle: domainTitles.get(control.domain) ?? control.domain, description: control.description },
+    ]),
   );
   const limit = options.evidenceLimit ?? Number.POSITIVE_INFINITY;
   const controls: ExportControl[] = snapshot.controls.map((control) => ({

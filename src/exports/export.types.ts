@@ -3,9 +3,10 @@
  * database (live, or as frozen in a snapshot). Timestamps are ISO 8601 strings with a timezone.
  */
 
-export type ControlStatus = 'not_started' | 'in_progress' | 'implemented';
+import type { EvidenceType, RequirementStatus } from '../vocabulary.js';
 
-export type EvidenceType = 'attestation' | 'document' | 'link';
+export type ControlStatus = RequirementStatus;
+export type { EvidenceType };
 
 export interface ExportEvidence {
   evidenceId: string;

@@ -1,7 +1,8 @@
 import { countStates, type ScoreCounts, scoreOf } from '../compliance/score.js';
-import type { ControlStatus } from '../controls/org-control.entity.js';
 import type { Em } from '../db.js';
 import { conflict, resourceNotFound } from '../errors.js';
+import { readRecordStates, seedIsoRecords } from '../requirements/requirements.store.js';
+import { ISO_42001 } from '../vocabulary.js';
 import { Org } from './org.entity.js';
 
 export interface OrgView {
@@ -31,21 +32,14 @@ export async function createOrg(em: Em, input: { orgId: string; name: string }):
       [input.orgId, input.name, new Date()],
     );
     if (inserted.length === 0) throw conflict('Organization already exists', { orgId: input.orgId });
-    await tx.execute(
-      `insert into org_controls (org_id, control_id, status, applicable, updated_at)
-       select ?, control_id, 'not_started', true, now() from controls`,
-      [input.orgId],
-    );
+    await seedIsoRecords(tx, input.orgId);
   });
   knownOrgs.add(input.orgId);
   return getOrg(em, input.orgId);
 }
 
 async function summarize(em: Em, orgId: string): Promise<OrgView['compliance']> {
-  const states = await em.execute<{ status: ControlStatus; applicable: boolean }[]>(
-    'select status, applicable from org_controls where org_id = ?',
-    [orgId],
-  );
+  const states = await readRecordStates(em, orgId, { frameworkId: ISO_42001 });
   const counts = countStates(states);
   return { score: scoreOf(counts), counts, controlCount: states.length };
 }

@@ -84,7 +84,7 @@ describe.each(dbKinds)('controls on %s', (kind) => {
     const log = await t.db
       .em()
       .execute<{ control_id: string; field: string; from_value: string; to_value: string; actor: string }[]>(
-        'select control_id, field, from_value, to_value, actor from control_changes where org_id = ? order by id',
+        'select requirement_id as control_id, field, from_value, to_value, actor from requirement_changes where org_id = ? order by id',
         ['acme'],
       );
     expect(log).toEqual([

@@ -33,14 +33,14 @@ describe.each(dbKinds)('attestation ingestion on %s', (kind) => {
     t.db
       .em()
       .execute<{ control_id: string; type: string; effective_date: Date | string }[]>(
-        'select control_id, type, effective_date from evidence where org_id = ? and attestation_id = ? order by control_id',
+        'select requirement_id as control_id, type, effective_date from evidence where org_id = ? and attestation_id = ? order by requirement_id',
         [ORG, attestationId],
       );
   const evidenceCount = async (controlId: string) => {
     const [row] = await t.db
       .em()
       .execute<{ n: number }[]>(
-        'select evidence_count as n from org_controls where org_id = ? and control_id = ?',
+        'select evidence_count as n from requirement_records where org_id = ? and requirement_id = ?',
         [ORG, controlId],
       );
     return row.n;

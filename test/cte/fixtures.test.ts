@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { buildCrosswalk, RequirementIndex } from '../../fixtures/build/crosswalk.build.js';
+import { buildFrameworks } from '../../fixtures/build/frameworks.build.js';
 import {
   parameterEvents,
   parameterRecipients,
@@ -8,6 +10,7 @@ import {
 import { readReference } from '../../fixtures/build/reference.js';
 import { topicVocabulary } from '../../fixtures/build/topics.js';
 import type { Conflict, CrosswalkEdge, Framework, RequirementRef } from '../../src/cte/framework.types.js';
+import { createLibrary } from '../../src/cte/library.js';
 
 const fixturesDir = new URL('../../fixtures/', import.meta.url);
 
@@ -21,7 +24,25 @@ const expected = [
   { id: 'eu-ai-act', requirements: 60, domains: 0, legal: true, kind: 'regulation' },
   { id: 'iso-27001', requirements: 93, domains: 4, legal: false, kind: 'standard' },
   { id: 'gdpr', requirements: 36, domains: 0, legal: true, kind: 'regulation' },
+  // The ISO Harmonized Structure clauses 4–10, kept apart from the Annex A frameworks above.
+  { id: 'iso-42001-clauses', requirements: 36, domains: 7, legal: false, kind: 'standard' },
+  { id: 'iso-27001-clauses', requirements: 34, domains: 7, legal: false, kind: 'standard' },
 ] as const;
+
+/** The five original frameworks, whose content the clause frameworks must leave untouched. */
+const originalIds = ['iso-42001', 'nist-ai-rmf', 'eu-ai-act', 'iso-27001', 'gdpr'];
+/** Reference framework id → the framework holding its management-system clauses. */
+const clauseFrameworkOf: Record<string, string> = {
+  'iso-42001': 'iso-42001-clauses',
+  'iso-27001': 'iso-27001-clauses',
+};
+/** A reference requirement end as it appears in the fixtures: ISO clause ids (no `A.` prefix) move to the clause frameworks. */
+function fixtureRef(frameworkId: string, requirementId: string): RequirementRef {
+  const clauses = clauseFrameworkOf[frameworkId];
+  return clauses && !requirementId.startsWith('A.')
+    ? { frameworkId: clauses, requirementId }
+    : { frameworkId, requirementId };
+}
 
 const frameworks = new Map(expected.map(({ id }) => [id, readFixture<Framework>(`frameworks/${id}.json`)]));
 const { edges } = readFixture<{ edges: CrosswalkEdge[] }>('crosswalk.json');
@@ -82,6 +103,8 @@ describe('framework fixtures', () => {
       'eu-ai-act': /^Art\. \d+(?:\(\w+\))*(?:-\(\w+\))?$/,
       'iso-27001': /^A\.[5-8]\.\d+$/,
       gdpr: /^Art\. \d+(?:\(\w+\))*$/,
+      'iso-42001-clauses': /^(?:[4-9]|10)\.\d+(?:\.\d+)?$/,
+      'iso-27001-clauses': /^(?:[4-9]|10)\.\d+(?:\.\d+)?$/,
     };
     for (const [id, framework] of frameworks) {
       for (const requirement of framework.requirements) expect(requirement.id).toMatch(patterns[id]);
@@ -344,11 +367,22 @@ describe('crosswalk fixture', () => {
     const eligible = reference.filter(
       (e) =>
         !e.unverified &&
-        findRequirement({ frameworkId: e.sourceFramework, requirementId: e.sourceId }) &&
-        findRequirement({ frameworkId: e.targetFramework, requirementId: e.targetId }),
+        findRequirement(fixtureRef(e.sourceFramework, e.sourceId)) &&
+        findRequirement(fixtureRef(e.targetFramework, e.targetId)),
     );
     const direct = edges.filter((e) => e.origin !== 'scf-pivot');
     expect(direct).toHaveLength(eligible.length);
+    const key = (source: RequirementRef, target: RequirementRef) =>
+      `${source.frameworkId}|${source.requirementId}|${target.frameworkId}|${target.requirementId}`;
+    expect(new Set(direct.map((e) => key(e.source, e.target)))).toEqual(
+      new Set(
+        eligible.map((e) =>
+          key(fixtureRef(e.sourceFramework, e.sourceId), fixtureRef(e.targetFramework, e.targetId)),
+        ),
+      ),
+    );
+    // Only the two flagged NIST rows (an id printed with another element's title) are left out.
+    expect(reference.length - eligible.length).toBe(2);
     expect(
       edges.some((e) => e.source.frameworkId === 'iso-42001' && e.target.frameworkId === 'iso-27001'),
     ).toBe(true);
@@ -382,6 +416,210 @@ describe('crosswalk fixture', () => {
       if (edge.rationale !== undefined) expect(referenceRationales.has(edge.rationale)).toBe(false);
       if (edge.origin === 'analyst' || edge.origin === 'scf-pivot') expect(edge.inferred).toBe(true);
     }
+  });
+});
+
+describe('ISO management-system clause frameworks against the reference', () => {
+  interface ReferenceClause {
+    id: string;
+    title: string;
+    level: number;
+    parent?: string;
+  }
+  const specs = [
+    {
+      id: 'iso-42001-clauses',
+      file: 'iso42001.json',
+      name: 'ISO/IEC 42001:2023 management-system clauses',
+      version: '2023',
+      perDomain: [4, 3, 7, 8, 4, 8, 2],
+      // Every description speaks of the AI management system, not of information security.
+      wording: /\bAI\b/,
+    },
+    {
+      id: 'iso-27001-clauses',
+      file: 'iso27001-2022.json',
+      name: 'ISO/IEC 27001:2022 management-system clauses',
+      version: '2022',
+      perDomain: [4, 3, 6, 8, 3, 8, 2],
+      wording: /\bISMS\b|information security/,
+    },
+  ] as const;
+
+  it.each(specs)('$id: name $name, version $version, ISO/IEC standard, not legal', (spec) => {
+    const framework = frameworks.get(spec.id)!;
+    expect(framework).toMatchObject({
+      id: spec.id,
+      name: spec.name,
+      version: spec.version,
+      publisher: 'ISO/IEC',
+      kind: 'standard',
+    });
+    expect(framework.functions).toBeUndefined();
+    expect(framework.requirements.every((r) => r.legal === false)).toBe(true);
+  });
+
+  it.each(specs)(
+    '$id: the 7 top-level clauses as domains, every deeper clause in order as a requirement',
+    (spec) => {
+      const { clauses } = readReference<{ clauses: ReferenceClause[] }>(spec.file);
+      const framework = frameworks.get(spec.id)!;
+      const topLevel = clauses.filter((c) => c.level === 1);
+      expect(framework.domains).toEqual(topLevel.map(({ id, title }) => ({ id, title })));
+      expect(framework.domains?.map((d) => d.id)).toEqual(['4', '5', '6', '7', '8', '9', '10']);
+      const byId = new Map(clauses.map((c) => [c.id, c]));
+      const topOf = (clause: ReferenceClause): string =>
+        clause.level === 1 ? clause.id : topOf(byId.get(clause.parent!)!);
+      expect(framework.requirements.map(({ id, domain, title }) => ({ id, domain, title }))).toEqual(
+        clauses.filter((c) => c.level >= 2).map((c) => ({ id: c.id, domain: topOf(c), title: c.title })),
+      );
+      const perDomain = framework.domains!.map(
+        (d) => framework.requirements.filter((r) => r.domain === d.id).length,
+      );
+      expect(perDomain).toEqual(spec.perDomain);
+      expect(framework.requirements).toHaveLength(clauses.length - topLevel.length);
+    },
+  );
+
+  it.each(specs)('$id: descriptions in our words about its own management system, with topics', (spec) => {
+    const vocabulary = new Set<string>(topicVocabulary);
+    for (const requirement of frameworks.get(spec.id)!.requirements) {
+      const where = `${spec.id} ${requirement.id}`;
+      expect(requirement.description.trim().length, where).toBeGreaterThan(40);
+      expect(requirement.description, where).toMatch(spec.wording);
+      expect(requirement.description, where).not.toBe(requirement.title);
+      expect(requirement.topics?.length, where).toBeGreaterThan(0);
+      for (const topic of requirement.topics ?? [])
+        expect(vocabulary.has(topic), `${where}: ${topic}`).toBe(true);
+    }
+  });
+
+  it('keeps ISO 42001-only clauses (6.1.4 and 8.4 on AI system impact assessment) out of the 27001 clauses', () => {
+    const ids = (id: (typeof expected)[number]['id']) => frameworks.get(id)!.requirements.map((r) => r.id);
+    expect(ids('iso-42001-clauses').filter((id) => !ids('iso-27001-clauses').includes(id))).toEqual([
+      '6.1.4',
+      '8.4',
+    ]);
+    expect(ids('iso-27001-clauses').every((id) => ids('iso-42001-clauses').includes(id))).toBe(true);
+  });
+
+  it('carries every iso-hs reference edge between the two standards’ clauses, resolved', () => {
+    const reference = readReference<{
+      edges: {
+        sourceFramework: string;
+        sourceId: string;
+        targetFramework: string;
+        targetId: string;
+        relationship: string;
+        origin: string;
+        confidence?: string;
+      }[];
+    }>('mappings.json').edges.filter((e) => e.origin === 'iso-hs');
+    expect(reference).toHaveLength(34);
+    const ours = edges.filter((e) => e.origin === 'iso-harmonized-structure');
+    expect(
+      ours.map((e) => [
+        e.source.frameworkId,
+        e.source.requirementId,
+        e.target.frameworkId,
+        e.target.requirementId,
+      ]),
+    ).toEqual(reference.map((e) => ['iso-42001-clauses', e.sourceId, 'iso-27001-clauses', e.targetId]));
+    for (const [i, edge] of ours.entries()) {
+      expect(findRequirement(edge.source), edge.source.requirementId).toBeDefined();
+      expect(findRequirement(edge.target), edge.target.requirementId).toBeDefined();
+      expect(edge).toMatchObject({
+        relationship: reference[i]!.relationship,
+        inferred: true,
+        confidence: reference[i]!.confidence,
+      });
+      expect(edge.rationale).toBeTruthy();
+    }
+    // Every 27001 clause has its Harmonized Structure counterpart in 42001.
+    expect(new Set(ours.map((e) => e.target.requirementId))).toEqual(
+      new Set(frameworks.get('iso-27001-clauses')!.requirements.map((r) => r.id)),
+    );
+  });
+
+  it('puts the reference clause edges on the clause frameworks: 79 NIST, 34 Harmonized Structure, 17 analyst', () => {
+    const clauseIds = new Set(Object.values(clauseFrameworkOf));
+    const clauseEdges = edges.filter(
+      (e) => clauseIds.has(e.source.frameworkId) || clauseIds.has(e.target.frameworkId),
+    );
+    const count = new Map<string, number>();
+    for (const e of clauseEdges) {
+      const pair = `${e.source.frameworkId} -> ${e.target.frameworkId} ${e.origin}`;
+      count.set(pair, (count.get(pair) ?? 0) + 1);
+    }
+    expect(Object.fromEntries(count)).toEqual({
+      'nist-ai-rmf -> iso-42001-clauses nist-airc-crosswalk': 79,
+      'iso-42001-clauses -> iso-27001-clauses iso-harmonized-structure': 34,
+      'eu-ai-act -> iso-42001-clauses analyst': 16,
+      'gdpr -> iso-42001-clauses analyst': 1,
+    });
+    // No clause id is left on the Annex A frameworks.
+    for (const e of edges) {
+      for (const end of [e.source, e.target]) {
+        if (end.frameworkId === 'iso-42001' || end.frameworkId === 'iso-27001')
+          expect(end.requirementId, JSON.stringify(e)).toMatch(/^A\./);
+      }
+    }
+  });
+
+  it('resolves every edge in a library of all seven frameworks', () => {
+    const library = createLibrary({ frameworks: [...frameworks.values()], edges });
+    expect(library.unresolvedEdges).toEqual([]);
+    expect(library.edges).toHaveLength(edges.length);
+  });
+});
+
+describe('original frameworks and edges are unchanged by the clause frameworks', () => {
+  it.each(expected.filter(({ id }) => originalIds.includes(id)))(
+    '$id still has $requirements requirements in $domains domains',
+    (spec) => {
+      const framework = frameworks.get(spec.id)!;
+      expect(framework.requirements).toHaveLength(spec.requirements);
+      expect(framework.domains?.length ?? 0).toBe(spec.domains);
+    },
+  );
+
+  it('keeps the 283 edges among the original frameworks first, with the same pairs and origins', () => {
+    const original = (e: CrosswalkEdge) =>
+      originalIds.includes(e.source.frameworkId) && originalIds.includes(e.target.frameworkId);
+    const firstClauseEdge = edges.findIndex((e) => !original(e));
+    expect(firstClauseEdge).toBe(283);
+    expect(edges.slice(firstClauseEdge).every((e) => !original(e))).toBe(true);
+    const count = new Map<string, number>();
+    for (const e of edges.slice(0, firstClauseEdge)) {
+      const pair = `${e.source.frameworkId} -> ${e.target.frameworkId} ${e.origin}`;
+      count.set(pair, (count.get(pair) ?? 0) + 1);
+    }
+    expect(Object.fromEntries(count)).toEqual({
+      'nist-ai-rmf -> iso-42001 nist-airc-crosswalk': 199,
+      'eu-ai-act -> gdpr ai-act-cross-reference': 6,
+      'eu-ai-act -> gdpr analyst': 9,
+      'eu-ai-act -> iso-42001 analyst': 33,
+      'gdpr -> iso-27001 analyst': 24,
+      'gdpr -> iso-42001 analyst': 8,
+      'iso-42001 -> iso-27001 scf-pivot': 4,
+    });
+  });
+
+  it('leaves the curated conflicts on the original frameworks', () => {
+    for (const conflict of conflicts) {
+      for (const ref of conflict.requirements)
+        expect(originalIds, conflict.conflictId).toContain(ref.frameworkId);
+    }
+  });
+});
+
+describe('generated fixtures', () => {
+  it('are exactly what fixtures/build writes from the reference (regenerate instead of editing the JSON)', () => {
+    const built = buildFrameworks();
+    expect(built.map((f) => f.id)).toEqual(expected.map((spec) => spec.id));
+    for (const framework of built)
+      expect(frameworks.get(framework.id as never), framework.id).toEqual(framework);
+    expect(buildCrosswalk(new RequirementIndex(built))).toEqual(edges);
   });
 });
 

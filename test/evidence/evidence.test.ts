@@ -185,12 +185,13 @@ describe.each(dbKinds)('evidence on %s', (kind) => {
 
     it('keeps every roll-up column equal to the rows it sums up', async () => {
       const mismatches = await t.db.em().execute(
-        `select oc.control_id from org_controls oc
-         left join (select org_id, control_id, count(*)::int as total,
+        `select oc.requirement_id as control_id from requirement_records oc
+         left join (select org_id, framework_id, requirement_id, count(*)::int as total,
              count(*) filter (where type = 'attestation')::int as attestations,
              count(*) filter (where type = 'document')::int as documents,
              count(*) filter (where type = 'link')::int as links
-           from evidence group by org_id, control_id) e on e.org_id = oc.org_id and e.control_id = oc.control_id
+           from evidence group by org_id, framework_id, requirement_id) e on e.org_id = oc.org_id
+           and e.framework_id = oc.framework_id and e.requirement_id = oc.requirement_id
          where oc.evidence_count <> coalesce(e.total, 0)
            or oc.evidence_attestation_count <> coalesce(e.attestations, 0)
            or oc.evidence_document_count <> coalesce(e.documents, 0)
@@ -200,7 +201,7 @@ describe.each(dbKinds)('evidence on %s', (kind) => {
       const [{ controls }] = await t.db
         .em()
         .execute<{ controls: number }[]>(
-          `select count(*)::int as controls from org_controls where evidence_count > 0`,
+          `select count(*)::int as controls from requirement_records where evidence_count > 0`,
         );
       expect(controls).toBeGreaterThan(1);
     });
@@ -225,7 +226,8 @@ describe.each(dbKinds)('evidence on %s', (kind) => {
           tx,
           Array.from({ length: 1200 }, (_, index) => ({
             orgId: 'acme',
-            controlId: control,
+            frameworkId: 'iso-42001',
+            requirementId: control,
             type: index % 2 === 0 ? ('attestation' as const) : ('link' as const),
             title: `bulk ${index}`,
             fileUrl: index % 2 === 0 ? null : `https://example.com/${index}`,

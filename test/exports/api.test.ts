@@ -167,7 +167,8 @@ describe.each(dbKinds)('exports over HTTP on %s', (kind) => {
         insertEvidence(tx, [
           {
             orgId: 'ancient',
-            controlId: 'A.2.2',
+            frameworkId: 'iso-42001',
+            requirementId: 'A.2.2',
             type: 'attestation',
             title: 'Found in the archive',
             createdAt: new Date('1850-01-01T00:00:00Z'),
@@ -297,7 +298,8 @@ describe.each(dbKinds)('exports over HTTP on %s', (kind) => {
           tx,
           Array.from({ length: total }, (_, i) => ({
             orgId: busy,
-            controlId: 'A.2.2',
+            frameworkId: 'iso-42001',
+            requirementId: 'A.2.2',
             type: 'attestation' as const,
             title: `Run ${i}`,
             createdAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000),
@@ -386,8 +388,8 @@ describe.each(dbKinds)('exports over HTTP on %s', (kind) => {
     await t.createOrg('paged');
     // More rows than one page, many sharing a timestamp to the microsecond.
     await t.db.em().execute(
-      `insert into evidence (evidence_id, org_id, control_id, type, title, created_at)
-       select 'ev-' || lpad(g::text, 6, '0'), 'paged', 'A.6.2.4', 'attestation', 'Run ' || g,
+      `insert into evidence (evidence_id, org_id, framework_id, requirement_id, type, title, created_at)
+       select 'ev-' || lpad(g::text, 6, '0'), 'paged', 'iso-42001', 'A.6.2.4', 'attestation', 'Run ' || g,
          timestamptz '2026-05-01 12:00:00.123456+00' + (g / 1000) * interval '1 microsecond'
        from generate_series(1, 20050) g`,
     );

@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { EvidencePage, EvidenceView } from '../../evidence/evidence.service.js';
-import { EVIDENCE_TYPES } from '../../evidence/evidence.store.js';
+import { EVIDENCE_TYPES } from '../../vocabulary.js';
 import { type Cli, parseInteger } from '../cli.js';
 import { describe, print } from '../output.js';
 

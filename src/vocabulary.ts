@@ -1,0 +1,21 @@
+/**
+ * The project's shared vocabularies, declared once: schemas, services, the CTE graph, exports and the CLI
+ * all import them from here.
+ */
+
+/** How far an organization has got with a requirement (ISO/IEC 42001 controls included). */
+export const REQUIREMENT_STATUSES = ['not_started', 'in_progress', 'implemented'] as const;
+export type RequirementStatus = (typeof REQUIREMENT_STATUSES)[number];
+
+/** Where a requirement's status comes from: the org's own record, the crosswalk, or neither. */
+export const ASSESSMENT_SOURCES = ['direct', 'inferred', 'none'] as const;
+export type AssessmentSource = (typeof ASSESSMENT_SOURCES)[number];
+
+export const EVIDENCE_TYPES = ['attestation', 'document', 'link'] as const;
+export type EvidenceType = (typeof EVIDENCE_TYPES)[number];
+
+export const GAP_PRIORITIES = ['critical', 'important', 'minor'] as const;
+export type GapPriority = (typeof GAP_PRIORITIES)[number];
+
+/** The framework whose requirements are the ISO/IEC 42001 Annex A controls of `/orgs/{orgId}/controls`. */
+export const ISO_42001 = 'iso-42001';
