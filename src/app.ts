@@ -25,6 +25,7 @@ import { orgRoutes } from './orgs/orgs.routes.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandler, renderFrameworkError } from './plugins/error-handler.js';
 import { registerNulGuard } from './plugins/nul-guard.js';
+import { requirementRoutes } from './requirements/requirements.routes.js';
 import { sidecarKeyRoutes } from './sidecars/sidecar-keys.routes.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -133,6 +134,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(orgRoutes, { ctx });
       await api.register(keyRoutes, { ctx });
       await api.register(controlRoutes, { ctx });
+      await api.register(requirementRoutes, { ctx });
       await api.register(evidenceRoutes, { ctx });
       await api.register(complianceRoutes, { ctx });
       await api.register(aiSystemRoutes, { ctx });

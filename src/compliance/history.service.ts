@@ -15,7 +15,7 @@ export type HistoryView = Static<typeof HistorySchema>;
 export const MAX_HISTORY_POINTS = 1100;
 export const DEFAULT_HISTORY_DAYS = 30;
 
-const NO_COUNTS: ScoreCounts = { implemented: 0, inProgress: 0, notStarted: 0, notApplicable: 0 };
+export const NO_COUNTS: ScoreCounts = { implemented: 0, inProgress: 0, notStarted: 0, notApplicable: 0 };
 
 export interface HistoryQuery {
   from?: string;
@@ -29,7 +29,7 @@ export interface HistoryResult {
   rollupsBehind: boolean;
 }
 
-function resolveRange(query: HistoryQuery, now: Date) {
+export function resolveRange(query: HistoryQuery, now: Date) {
   const interval = query.interval ?? 'daily';
   const to = query.to ? parseInstant(query.to, 'querystring.to') : now;
   const from = query.from

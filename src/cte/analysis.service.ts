@@ -39,7 +39,8 @@ interface CachedAnalysis extends OrgAnalysis {
 const ORG_CACHE_SIZE = 64;
 const analyses = new LruCache<string, CachedAnalysis>(ORG_CACHE_SIZE);
 
-async function analysisOf(em: Em, orgId: string): Promise<CachedAnalysis> {
+/** The org's analysis: its records propagated over the current library (cached under both). */
+export async function analysisOf(em: Em, orgId: string): Promise<CachedAnalysis> {
   const { library, revision }: CurrentLibrary = await currentLibrary(em);
   const state = await loadOrgState(em, orgId);
   const key = `${revision}|${state.fingerprint}`;
@@ -65,6 +66,7 @@ export async function orgGaps(em: Em, orgId: string, frameworkId: string): Promi
   if (!report) {
     report = computeGaps(analysis.library, analysis.coverage, frameworkId, {
       aiSystemRiskLevels: analysis.state.aiSystemRiskLevels,
+      orgId,
     });
     analysis.gaps.set(frameworkId, report);
   }
@@ -132,7 +134,7 @@ export async function orgFrameworkCoverage(em: Em, orgId: string, frameworkId: s
   };
 }
 
-function hopView(hop: ReachingControl['path'][number]) {
+export function hopView(hop: ReachingControl['path'][number]) {
   return {
     from: hop.from,
     to: hop.to,
@@ -170,6 +172,7 @@ export async function explainRequirement(em: Em, orgId: string, frameworkId: str
     ...(row.orgStatus ? { orgStatus: row.orgStatus } : {}),
     ...(row.evidenceExpired ? { evidenceExpired: true as const } : {}),
     justifications: row.justifications.map((justification) => ({
+      frameworkId: justification.frameworkId,
       controlId: justification.controlId,
       controlStatus: justification.controlStatus,
       ...(justification.evidenceExpired ? { evidenceExpired: true as const } : {}),

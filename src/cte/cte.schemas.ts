@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable } from '../schemas.js';
+import { ASSESSMENT_SOURCES, GAP_PRIORITIES, REQUIREMENT_STATUSES } from '../vocabulary.js';
 
 const Text = (description: string) => Type.String({ description });
 const Enum = <const T extends string[]>(values: readonly [...T], description: string) =>
@@ -113,13 +114,16 @@ export const ImportResultSchema = Type.Object({
   outcome: Enum(['created', 'replaced', 'unchanged'], 'What the import did'),
 });
 
-const PRIORITIES = ['critical', 'important', 'minor'] as const;
 export const GapReportSchema = Type.Object({
   frameworkId: Type.String(),
   gaps: Type.Array(
     Type.Object({
       controlId: Type.String(),
-      priority: Enum(PRIORITIES, 'critical | important | minor'),
+      priority: Enum(GAP_PRIORITIES, 'critical | important | minor'),
+      assessment: Enum(
+        ASSESSMENT_SOURCES,
+        'Where the requirement’s status comes from: direct (the org recorded it), inferred (the crosswalk), none',
+      ),
       status: Text(
         'Own controls: not_started | in_progress | implemented (evidence expired); other frameworks: uncovered | partial | excluded (every mapped control excluded)',
       ),
@@ -130,7 +134,7 @@ export const GapReportSchema = Type.Object({
 });
 
 const CoverageStatus = Enum(['covered', 'partial', 'uncovered'], 'covered | partial | uncovered');
-const OrgStatus = Enum(['not_started', 'in_progress', 'implemented'], "The org's own status (base controls)");
+const OrgStatus = Enum(REQUIREMENT_STATUSES, "The org's own recorded status");
 const EvidenceExpired = Type.Optional(
   Type.Literal(true, {
     description: 'Every piece of the control’s evidence has expired: implemented then counts as in progress',
@@ -204,6 +208,19 @@ const HopSchema = Type.Object({
   text: Text('The hop in words: "A.6.2.8 equal to Art. 12"'),
 });
 
+export const JustificationSchema = Type.Object({
+  frameworkId: Text('The framework of the record that gives the credit'),
+  controlId: Text('The requirement (a control, in ISO/IEC 42001) whose record gives the credit'),
+  controlStatus: OrgStatus,
+  evidenceExpired: EvidenceExpired,
+  credit: Enum(
+    ['full', 'partial', 'joint'],
+    'full or partial through the path; joint as one of the mapped set',
+  ),
+  strength: Type.Number(),
+  path: Type.Array(HopSchema),
+});
+
 export const RequirementCoverageSchema = Type.Object({
   orgId: Type.String(),
   frameworkId: Type.String(),
@@ -214,19 +231,7 @@ export const RequirementCoverageSchema = Type.Object({
   applicable: Type.Boolean(),
   orgStatus: Type.Optional(OrgStatus),
   evidenceExpired: EvidenceExpired,
-  justifications: Type.Array(
-    Type.Object({
-      controlId: Type.String(),
-      controlStatus: OrgStatus,
-      evidenceExpired: EvidenceExpired,
-      credit: Enum(
-        ['full', 'partial', 'joint'],
-        'full or partial through the path; joint as one of the mapped set',
-      ),
-      strength: Type.Number(),
-      path: Type.Array(HopSchema),
-    }),
-  ),
+  justifications: Type.Array(JustificationSchema),
   joint: Type.Optional(JointSchema),
   candidates: Type.Array(
     Type.Object({

@@ -18,6 +18,9 @@
  * critical at 7 points or more, important at 4–6, minor below 4. So an uncovered legal obligation that
  * others map to is critical for an organization running a high-risk AI system and important otherwise.
  */
+
+import type { RiskLevel } from '../ai-systems/ai-system.js';
+import type { AssessmentSource, GapPriority } from '../vocabulary.js';
 import type { Requirement, RequirementRef } from './framework.types.js';
 import {
   type ControlStatus,
@@ -33,17 +36,20 @@ import {
 import { type FrameworkLibrary, shortFrameworkName, UnknownFrameworkError } from './library.js';
 import { describeDuty } from './parameters.js';
 
-export type RiskLevel = 'minimal' | 'limited' | 'high' | 'unacceptable';
-export type GapPriority = 'critical' | 'important' | 'minor';
+export type { GapPriority, RiskLevel };
 export type GapStatus = 'uncovered' | 'partial' | 'excluded' | ControlStatus;
 
 export interface GapContext {
   aiSystemRiskLevels?: readonly RiskLevel[];
+  /** The organization, named in the commands that recommendations suggest. */
+  orgId?: string;
 }
 
 export interface Gap {
   controlId: string;
   priority: GapPriority;
+  /** Where the requirement's status comes from. */
+  assessment: AssessmentSource;
   status: GapStatus;
   recommendation: string;
 }
@@ -178,6 +184,29 @@ interface RecommendationInput {
   coverage: CoverageResult;
   ref: RequirementRef;
   requirement: Requirement | undefined;
+  orgId?: string;
+}
+
+/** A shell word, quoted when it needs to be. */
+const shellWord = (word: string) =>
+  /^[A-Za-z0-9._:/-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+
+/** How to record the org's own judgement on a requirement: the CLI command and the route. */
+export function howToRecord(input: { ref: RequirementRef; orgId?: string }): string {
+  const { frameworkId, requirementId } = input.ref;
+  const org = input.orgId ?? '<orgId>';
+  const command = `comply --org ${shellWord(org)} assess ${shellWord(frameworkId)} ${shellWord(requirementId)} --status implemented --reviewer <you>`;
+  const orgPath = input.orgId ? encodeURIComponent(input.orgId) : '{orgId}';
+  const route = `PUT /api/v1/orgs/${orgPath}/frameworks/${encodeURIComponent(frameworkId)}/requirements/${encodeURIComponent(requirementId)}/status`;
+  return `Once it is met, record it: \`${command}\` (${route}); if it does not apply, record why with \`--not-applicable --justification …\`.`;
+}
+
+/** Says where a direct record and the crosswalk's inference disagree, so that a reviewer looks again. */
+function disagreement(input: RecommendationInput, own: RequirementCoverage): string {
+  if (own.inferredStatus === 'uncovered' || own.inferredStrength <= own.strength) return '';
+  const from = own.justifications[0];
+  const source = from ? ` from ${from.frameworkId} ${from.controlId}` : '';
+  return ` The crosswalk infers ${own.inferredStatus}${source}, more than the ${own.orgStatus?.replace('_', ' ')} recorded: review the record of ${input.ref.requirementId}.`;
 }
 
 /** An implemented control that still leaves a gap maps only in part (extend it) or has no current evidence. */
@@ -268,7 +297,7 @@ function otherRecommendation(
     return jointRecommendation(input, joint);
   }
   if (candidates.length === 0) {
-    return `No ${base} control maps to ${quoted(library, ref.frameworkId, ref.requirementId)}; assign an owner, meet it with a dedicated procedure and record ${evidenceFor(requirement)} as evidence.${duties}`;
+    return `No ${base} control maps to ${quoted(library, ref.frameworkId, ref.requirementId)}; assign an owner, meet it with a dedicated procedure and record ${evidenceFor(requirement)} as evidence.${duties} ${howToRecord(input)}`;
   }
   const chosen = (full.length > 0 ? full : candidates).slice(0, 2);
   const actions = chosen.map((candidate, index) => {
@@ -296,7 +325,6 @@ export function computeGapDetails(
   if (!framework) throw new UnknownFrameworkError(frameworkId);
   const graph = crosswalkGraph(library, coverage.options);
   const riskLevel = highestRiskLevel(context.aiSystemRiskLevels);
-  const isBase = frameworkId === coverage.baseFrameworkId;
   const details: (GapDetail & { order: number })[] = [];
   framework.requirements.forEach((requirement, order) => {
     const state = coverage.get(frameworkId, requirement.id);
@@ -320,11 +348,12 @@ export function computeGapDetails(
       linkedFrameworks: new Set(linked.map((ref) => ref.frameworkId)).size,
       linkedRequirements: linked.length,
     };
-    const nothingDone = isBase ? state.orgStatus === 'not_started' : state.status === 'uncovered';
+    const direct = state.assessment === 'direct';
+    const nothingDone = direct ? state.orgStatus === 'not_started' : state.status === 'uncovered';
     const score = gapScore({ ...factors, risk: factors.riskPoints, nothingDone });
-    const input = { library, coverage, ref: state, requirement };
+    const input = { library, coverage, ref: state, requirement, orgId: context.orgId };
     let recommendation: string;
-    if (isBase) {
+    if (direct) {
       const reached = graph.reachFrom(node);
       const names = [
         ...new Set(
@@ -338,7 +367,7 @@ export function computeGapDetails(
         reached.length > 0
           ? ` It also counts toward ${reached.length} requirement(s) of ${names.join(', ')} (e.g. ${examples.join(', ')}).`
           : '';
-      recommendation = baseRecommendation(input, state, leverage);
+      recommendation = `${baseRecommendation(input, state, leverage)}${disagreement(input, state)}`;
     } else if (uncoveredByExclusion(state)) {
       recommendation = excludedRecommendation(input, state.joint!);
     } else {
@@ -352,7 +381,8 @@ export function computeGapDetails(
     details.push({
       controlId: requirement.id,
       priority: priorityFor(score),
-      status: isBase ? state.orgStatus! : otherStatus,
+      assessment: state.assessment,
+      status: direct ? state.orgStatus! : otherStatus,
       recommendation,
       factors: { ...factors, score },
       order,
@@ -376,9 +406,9 @@ export function computeGaps(
 ): GapReport {
   const details = computeGapDetails(library, coverage, frameworkId, context);
   const summary: Record<GapPriority, number> = { critical: 0, important: 0, minor: 0 };
-  const gaps = details.map(({ controlId, priority, status, recommendation }) => {
+  const gaps = details.map(({ controlId, priority, assessment, status, recommendation }) => {
     summary[priority] += 1;
-    return { controlId, priority, status, recommendation };
+    return { controlId, priority, assessment, status, recommendation };
   });
   return { frameworkId, gaps, summary };
 }

@@ -6,7 +6,16 @@
 import { readFileSync } from 'node:fs';
 import type { Conflict, CrosswalkEdge, Framework, Requirement, RequirementRef } from './framework.types.js';
 
-export const BUILTIN_FRAMEWORK_IDS = ['iso-42001', 'nist-ai-rmf', 'eu-ai-act', 'iso-27001', 'gdpr'] as const;
+/** ISO/IEC 42001 and 27001 clauses 4–10 are frameworks of their own so that the Annex A frameworks keep their counts. */
+export const BUILTIN_FRAMEWORK_IDS = [
+  'iso-42001',
+  'nist-ai-rmf',
+  'eu-ai-act',
+  'iso-27001',
+  'gdpr',
+  'iso-42001-clauses',
+  'iso-27001-clauses',
+] as const;
 
 /** The framework whose control statuses an organization maintains and from which coverage propagates. */
 export const BASE_FRAMEWORK_ID = 'iso-42001';
