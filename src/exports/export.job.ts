@@ -2,7 +2,8 @@ import type { AppContext } from '../context.js';
 import type { Em } from '../db.js';
 import { AppError, type ErrorCode, type ErrorDetails } from '../errors.js';
 import type { JobDefinition } from '../jobs/jobs.js';
-import { loadExportData, loadSnapshotExportData } from './export.service.js';
+import { ISO_42001 } from '../vocabulary.js';
+import { loadExportData, loadSnapshotExportData, refuseSnapshotOfOtherFramework } from './export.service.js';
 import { type ExportArtifact, yieldToLoop } from './export-artifact.js';
 import { storeExportResult, takeExportResult } from './export-results.store.js';
 import { OscalValidationError } from './oscal/index.js';
@@ -11,7 +12,15 @@ import { type SoaFormat, UnknownSoaFormatError } from './soa/index.js';
 import { produceSoaExport, SOA_EVIDENCE_LIMIT } from './soa-export.js';
 
 export type ExportRequest =
-  | { kind: 'oscal'; orgId: string; format: OscalFormat }
+  | {
+      kind: 'oscal';
+      orgId: string;
+      format: OscalFormat;
+      /** The framework of the package (any of the library). Jobs queued before it existed mean ISO/IEC 42001. */
+      frameworkId: string;
+      /** ISO/IEC 42001 only. */
+      snapshotId?: string;
+    }
   | { kind: 'soa'; orgId: string; format: SoaFormat; snapshotId?: string };
 
 export interface ExportJobPayload {
@@ -54,7 +63,11 @@ export async function produceExport(
 ): Promise<ExportArtifact> {
   if (request.kind === 'oscal') {
     // OSCAL carries every evidence item: one observation and one resource each.
-    const data = await loadExportData(em, request.orgId, { generatedAt });
+    const frameworkId = request.frameworkId ?? ISO_42001;
+    refuseSnapshotOfOtherFramework(frameworkId, request.snapshotId);
+    const data = request.snapshotId
+      ? await loadSnapshotExportData(em, request.orgId, request.snapshotId, { generatedAt })
+      : await loadExportData(em, request.orgId, { generatedAt, frameworkId });
     await yieldToLoop();
     return produceOscalExport(data, request.format);
   }

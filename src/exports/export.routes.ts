@@ -3,9 +3,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { requireOrg } from '../orgs/orgs.service.js';
 import { errorResponses, OrgIdParam } from '../schemas.js';
+import { ISO_42001 } from '../vocabulary.js';
 import { runExport } from './export.job.js';
 import { exportErrorResponses, fileResponse, OscalExportQuery, SoaExportQuery } from './export.schemas.js';
-import { requireSnapshot } from './export.service.js';
+import { refuseSnapshotOfOtherFramework, requireExportFramework, requireSnapshot } from './export.service.js';
 import { contentDisposition, decodedArtifact, type ExportArtifact, yieldToLoop } from './export-artifact.js';
 import { type OscalDocumentKind, warmOscalValidators } from './oscal/index.js';
 
@@ -66,12 +67,18 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       config: { scope: 'export' },
       schema: {
         tags: ['exports'],
-        summary: 'The organization as a NIST OSCAL 1.2.1 package',
+        summary: 'The organization against one framework as a NIST OSCAL 1.2.1 package',
         description:
           'Five documents (catalog, profile, system security plan, assessment plan, assessment results), ' +
           "each valid against NIST's official JSON schema, with stable v5 UUIDs. `format=json` (default) " +
           'returns `{"oscal-package": {"oscal-version", "documents": {"catalog.json": …}}}`; `format=zip` ' +
-          'the same five files as a zip archive. An export that would not validate fails with 500.',
+          'the same five files as a zip archive. `frameworkId` (default `iso-42001`) picks any framework ' +
+          'of the library, built in or imported from an OSCAL catalog: the catalog holds its requirements ' +
+          '(groups per domain, each original id as the `label` prop), the SSP the effective status of each, ' +
+          'with a `status-source` prop (`urn:comply:oscal`) saying whether the org recorded it (`direct`), ' +
+          'the crosswalk infers it (`inferred`) or neither (`none`); unknown framework → 404. ' +
+          '`snapshotId` exports the state frozen in a snapshot, for ISO/IEC 42001 only: any other ' +
+          '`frameworkId` with it → 400. An export that would not validate fails with 500.',
         params: OrgIdParam,
         querystring: OscalExportQuery,
         response: {
@@ -83,8 +90,13 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     },
     async (request, reply) => {
       const { orgId } = request.params;
-      await requireOrg(ctx.db.em(), orgId);
-      const artifact = await runExport(ctx, { kind: 'oscal', orgId, format: request.query.format ?? 'json' });
+      const { format = 'json', frameworkId = ISO_42001, snapshotId } = request.query;
+      const em = ctx.db.em();
+      await requireOrg(em, orgId);
+      refuseSnapshotOfOtherFramework(frameworkId, snapshotId);
+      await requireExportFramework(em, frameworkId);
+      if (snapshotId !== undefined) await requireSnapshot(em, orgId, snapshotId);
+      const artifact = await runExport(ctx, { kind: 'oscal', orgId, format, frameworkId, snapshotId });
       return send(request, reply, artifact);
     },
   );

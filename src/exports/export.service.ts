@@ -3,8 +3,11 @@ import { complianceHistory } from '../compliance/history.service.js';
 import { countStates, scoreOf } from '../compliance/score.js';
 import { getSnapshot, type SnapshotView } from '../compliance/snapshots.service.js';
 import { controlLibrary } from '../controls/library.seed.js';
+import type { Framework } from '../cte/framework.types.js';
+import { currentLibrary, requireFramework } from '../cte/library.service.js';
 import type { Em } from '../db.js';
-import { resourceNotFound } from '../errors.js';
+import { invalidField, resourceNotFound } from '../errors.js';
+import { listRequirements } from '../requirements/requirements.service.js';
 import { readRecords } from '../requirements/requirements.store.js';
 import { ISO_42001 } from '../vocabulary.js';
 import type {
@@ -15,6 +18,7 @@ import type {
   ExportHistoryPoint,
   OrgExportData,
 } from './export.types.js';
+import { exportFramework } from './framework.js';
 
 /** Evidence rows read per query: large enough that 100k rows take a few round trips, small enough to stream. */
 const EVIDENCE_PAGE_SIZE = 20_000;
@@ -22,6 +26,8 @@ const EVIDENCE_PAGE_SIZE = 20_000;
 export interface ExportLoadOptions {
   /** When the export is produced. */
   generatedAt: Date;
+  /** The framework to read (any of the library); ISO/IEC 42001 when absent. */
+  frameworkId?: string;
   /** Evidence references per control, newest first; all of them when absent (OSCAL). */
   evidenceLimit?: number;
   /** Read the score history for the chart (the PDF SoA). */
@@ -92,12 +98,13 @@ interface EvidenceRow {
 }
 
 /**
- * One control's evidence, newest first, read in keyset pages over the `(org, control, created_at desc,
- * evidence_id desc)` index: only the columns the export shows, no entity hydration.
+ * One requirement's evidence, newest first, read in keyset pages over the `(org, framework, requirement,
+ * created_at desc, evidence_id desc)` index: only the columns the export shows, no entity hydration.
  */
 async function readControlEvidence(
   tx: Em,
   orgId: string,
+  frameworkId: string,
   controlId: string,
   limit: number,
 ): Promise<ExportEvidence[]> {
@@ -113,8 +120,8 @@ async function readControlEvidence(
         : `select ${EVIDENCE_COLUMNS} from evidence where org_id = ? and framework_id = ? and requirement_id = ?
            order by created_at desc, evidence_id desc limit ?`,
       after
-        ? [orgId, ISO_42001, controlId, after.createdAt, after.evidenceId, pageSize]
-        : [orgId, ISO_42001, controlId, pageSize],
+        ? [orgId, frameworkId, controlId, after.createdAt, after.evidenceId, pageSize]
+        : [orgId, frameworkId, controlId, pageSize],
     );
     for (const row of rows) {
       evidence.push({
@@ -169,12 +176,16 @@ const latest = (instants: Iterable<string>, floor: string) => {
 /**
  * The live compliance state of an org as every export renders it, read in one repeatable-read
  * transaction so that controls, evidence and AI systems agree with each other and with the score.
+ * ISO/IEC 42001 unless `options.frameworkId` names another framework of the library.
  */
 export async function loadExportData(
   em: Em,
   orgId: string,
   options: ExportLoadOptions,
 ): Promise<OrgExportData> {
+  if (options.frameworkId !== undefined && options.frameworkId !== ISO_42001) {
+    return loadFrameworkExportData(em, orgId, options.frameworkId, options);
+  }
   const limit = options.evidenceLimit ?? Number.POSITIVE_INFINITY;
   const data = await em.transactional(
     async (tx) => {
@@ -182,7 +193,7 @@ export async function loadExportData(
       const rows = await readControls(tx, orgId);
       const controls: ExportControl[] = [];
       for (const row of rows) {
-        const evidence = await readControlEvidence(tx, orgId, row.controlId, limit);
+        const evidence = await readControlEvidence(tx, orgId, ISO_42001, row.controlId, limit);
         controls.push({
           ...row,
           // Complete lists are counted exactly; capped ones rely on the roll-up kept beside the control.
@@ -215,6 +226,142 @@ export async function loadExportData(
     { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
   );
   return options.history ? { ...data, history: await readHistory(em, orgId) } : data;
+}
+
+/**
+ * The org's requirements of one framework, in library order, each with its effective status: the org's
+ * direct record, else what the crosswalk infers from the org's direct records of other frameworks
+ * (`assessment` says which; see the requirements service). A requirement the org never recorded anything
+ * on is dated by the org's creation and marked `recorded: false`.
+ */
+async function readRequirements(
+  tx: Em,
+  orgId: string,
+  framework: Framework,
+  orgCreatedAt: string,
+): Promise<ControlRow[]> {
+  const { requirements } = await listRequirements(tx, orgId, framework.id);
+  const entries = new Map(requirements.map((entry) => [entry.requirementId, entry]));
+  const domainTitles = new Map((framework.domains ?? []).map((domain) => [domain.id, domain.title]));
+  return framework.requirements.flatMap((requirement) => {
+    const entry = entries.get(requirement.id);
+    if (!entry) return [];
+    const domain = requirement.domain ?? '';
+    return [
+      {
+        controlId: requirement.id,
+        domain,
+        domainTitle: domain ? (domainTitles.get(domain) ?? domain) : '',
+        title: requirement.title,
+        description: requirement.description,
+        status: entry.status,
+        applicable: entry.applicable,
+        justification: entry.justification,
+        reviewer: entry.reviewer,
+        updatedAt: entry.updatedAt ?? orgCreatedAt,
+        recorded: entry.updatedAt !== null,
+        assessment: entry.assessment,
+        ...(entry.assessment === 'inferred' ? { inferredFrom: entry.inferred.from } : {}),
+        evidenceCount: entry.evidenceCount,
+      },
+    ];
+  });
+}
+
+/** The requirements of one framework that have evidence in the org: one index scan, no per-requirement probe. */
+async function requirementsWithEvidence(tx: Em, orgId: string, frameworkId: string): Promise<Set<string>> {
+  const rows = await tx.execute<{ requirementId: string }[]>(
+    'select distinct requirement_id as "requirementId" from evidence where org_id = ? and framework_id = ?',
+    [orgId, frameworkId],
+  );
+  return new Set(rows.map((row) => row.requirementId));
+}
+
+/** The last change of any of the org's requirement records: inferred statuses follow every framework's. */
+async function lastRecordChange(tx: Em, orgId: string): Promise<string | null> {
+  const [row] = await tx.execute<{ at: DbInstant | null }[]>(
+    'select max(updated_at) as at from requirement_records where org_id = ?',
+    [orgId],
+  );
+  return row?.at ? isoInstant(row.at) : null;
+}
+
+/**
+ * `loadExportData` for a framework other than ISO/IEC 42001: the framework and its requirements come from
+ * the current library (built in or imported), the org's state from its requirement records and the
+ * crosswalk, all read in one repeatable-read transaction. An unknown framework is a 404.
+ */
+async function loadFrameworkExportData(
+  em: Em,
+  orgId: string,
+  frameworkId: string,
+  options: ExportLoadOptions,
+): Promise<OrgExportData> {
+  const limit = options.evidenceLimit ?? Number.POSITIVE_INFINITY;
+  return em.transactional(
+    async (tx) => {
+      // Read inside the transaction: the same library revision as the requirements service sees.
+      const { library, importedIds } = await currentLibrary(tx);
+      const framework = requireFramework(library, frameworkId);
+      const org = await readOrg(tx, orgId);
+      const rows = await readRequirements(tx, orgId, framework, org.createdAt);
+      const withEvidence = await requirementsWithEvidence(tx, orgId, frameworkId);
+      const controls: ExportControl[] = [];
+      for (const row of rows) {
+        const evidence = withEvidence.has(row.controlId)
+          ? await readControlEvidence(tx, orgId, frameworkId, row.controlId, limit)
+          : [];
+        controls.push({
+          ...row,
+          evidenceCount: Number.isFinite(limit)
+            ? Math.max(row.evidenceCount, evidence.length)
+            : evidence.length,
+          evidence,
+        });
+      }
+      const systems = await readAiSystems(tx, orgId);
+      const counts = countStates(controls);
+      const lastModified = latest(
+        [
+          ...controls.map((control) => control.updatedAt),
+          ...controls.map((control) => control.evidence[0]?.createdAt ?? ''),
+          ...systems.map((system) => isoInstant(system.updatedAt)),
+          (await lastRecordChange(tx, orgId)) ?? '',
+        ],
+        org.createdAt,
+      );
+      return {
+        org,
+        framework: exportFramework(framework, { imported: importedIds.has(framework.id) }),
+        generatedAt: options.generatedAt.toISOString(),
+        lastModified,
+        score: scoreOf(counts),
+        counts,
+        controls,
+        aiSystems: systems.map(({ updatedAt: _updatedAt, ...system }) => system),
+      } satisfies OrgExportData;
+    },
+    { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
+  );
+}
+
+/**
+ * Snapshots are exported as ISO/IEC 42001 only: another framework together with a snapshot is a 400 that
+ * names `frameworkId`.
+ */
+export function refuseSnapshotOfOtherFramework(frameworkId: string, snapshotId: string | undefined): void {
+  if (snapshotId === undefined || frameworkId === ISO_42001) return;
+  throw invalidField(
+    'frameworkId',
+    `must be ${ISO_42001} when snapshotId is given: snapshots are exported as ISO/IEC 42001 only`,
+    { frameworkId, snapshotId },
+  );
+}
+
+/** Fails with 404 "Framework not found" unless the library (built in or imported) has this framework. */
+export async function requireExportFramework(em: Em, frameworkId: string): Promise<void> {
+  if (frameworkId === ISO_42001) return;
+  requireFramework((await currentLibrary(em)).library, frameworkId);
 }
 
 /** Fails with 404 "Snapshot not found" unless the org has this snapshot. */

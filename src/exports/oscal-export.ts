@@ -1,3 +1,4 @@
+import { ISO_42001 } from '../vocabulary.js';
 import type { OrgExportData } from './export.types.js';
 import { type ExportArtifact, fileNamePart, yieldToLoop } from './export-artifact.js';
 import { OSCAL_VERSION, writeOscalFiles } from './oscal/index.js';
@@ -6,9 +7,13 @@ import { zipFiles } from './oscal-zip.js';
 export const OSCAL_FORMATS = ['json', 'zip'] as const;
 export type OscalFormat = (typeof OSCAL_FORMATS)[number];
 
+/** `oscal-acme-2026-11-22.json`; another framework than ISO/IEC 42001 is named, a snapshot by its label. */
 function oscalFileName(data: OrgExportData, format: OscalFormat): string {
   const date = /^\d{4}-\d{2}-\d{2}/.exec(data.generatedAt)?.[0] ?? 'undated';
-  return `oscal-${fileNamePart(data.org.orgId)}-${date}.${format}`;
+  const framework =
+    data.framework && data.framework.id !== ISO_42001 ? `-${fileNamePart(data.framework.id, 80)}` : '';
+  const snapshot = data.snapshot ? `-${fileNamePart(data.snapshot.label)}` : '';
+  return `oscal-${fileNamePart(data.org.orgId)}${framework}-${date}${snapshot}.${format}`;
 }
 
 /**

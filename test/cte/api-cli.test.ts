@@ -68,6 +68,8 @@ describe('comply CTE commands against a running daemon', { timeout: 120_000 }, (
       ['eu-ai-act', '60', '-'],
       ['iso-27001', '93', '4'],
       ['gdpr', '36', '-'],
+      ['iso-42001-clauses', '36', '7'],
+      ['iso-27001-clauses', '34', '7'],
     ]);
     const shown = await runComply(['frameworks', 'show', 'iso-27001', '--json'], env);
     expect(JSON.parse(shown.stdout)).toMatchObject({ id: 'iso-27001', controlCount: 93 });
@@ -90,8 +92,8 @@ describe('comply CTE commands against a running daemon', { timeout: 120_000 }, (
     expect(coverage.code).toBe(0);
     expect(coverage.stdout).toMatch(/^iso-42001\s+2\.6%/m);
     const heatmap = coverage.stdout.split('Pairwise')[1].trim().split('\n').slice(1);
-    expect(heatmap[0]).toMatch(/^from \\ to\s+iso-42001\s+nist-ai-rmf\s+eu-ai-act\s+iso-27001\s+gdpr$/);
-    expect(heatmap.slice(1).map((row) => row.split(/\s+/).length)).toEqual([6, 6, 6, 6, 6]);
+    expect(heatmap[0]).toMatch(/^from \\ to\s+iso-42001\s+nist-ai-rmf\s+eu-ai-act\s+iso-27001\s+gdpr\s+iso-42001-clau/);
+    expect(heatmap.slice(1).map((row) => row.split(/\s+/).length)).toEqual([8, 8, 8, 8, 8, 8, 8]);
     expect(heatmap[1]).toMatch(/^iso-42001\s+-\s+\d+\.\d%/);
 
     const why = await runComply(['coverage', 'eu-ai-act', 'Art. 12'], env);
@@ -146,6 +148,6 @@ describe('comply CTE commands against a running daemon', { timeout: 120_000 }, (
     // The daemon's log reaches this process through a pipe, possibly after the search answer.
     await expect
       .poll(() => daemon.output())
-      .toContain('search index ready: 300 requirement vectors from the database');
+      .toContain('search index ready: 370 requirement vectors from the database');
   }, 90_000);
 });

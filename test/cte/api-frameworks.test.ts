@@ -62,6 +62,18 @@ describe.each(dbKinds)('CTE frameworks API on %s', (kind) => {
       { id: 'eu-ai-act', name: expect.stringContaining('Artificial Intelligence Act'), controlCount: 60 },
       { id: 'iso-27001', name: 'ISO/IEC 27001:2022', controlCount: 93, domains: 4 },
       { id: 'gdpr', name: expect.stringContaining('General Data Protection Regulation'), controlCount: 36 },
+      {
+        id: 'iso-42001-clauses',
+        name: 'ISO/IEC 42001:2023 management-system clauses',
+        controlCount: 36,
+        domains: 7,
+      },
+      {
+        id: 'iso-27001-clauses',
+        name: 'ISO/IEC 27001:2022 management-system clauses',
+        controlCount: 34,
+        domains: 7,
+      },
     ]);
     // Regulations have no domains: the member is absent, not null.
     expect(Object.keys(frameworks[2])).toEqual(['id', 'name', 'controlCount']);

@@ -133,14 +133,14 @@ describe.each(dbKinds)('CTE search API on %s', (kind) => {
   it('stores the vectors through the embeddings job, once per library', async () => {
     const settings = t.config.embeddings;
     const first = await t.jobs.run(cteEmbeddingsJob, settings);
-    expect(first).toMatchObject({ model: BUILTIN_MODEL, vectors: 299, stored: true });
+    expect(first).toMatchObject({ model: BUILTIN_MODEL, vectors: 369, stored: true });
     const again = await t.jobs.run(cteEmbeddingsJob, settings);
     expect(again).toMatchObject({ fingerprint: first.fingerprint, stored: false });
 
     const documents = libraryDocuments(loadBuiltinLibrary().frameworks);
     expect(first.fingerprint).toBe(vectorFingerprint(BUILTIN_MODEL, documents));
     const stored = await loadStoredVectors(t.db.em(), BUILTIN_MODEL, first.fingerprint, documents);
-    expect(stored).toHaveLength(299);
+    expect(stored).toHaveLength(369);
     const computed = await reference.embedder.embed(documents.slice(0, 3).map((document) => document.text));
     for (let i = 0; i < 3; i += 1) expect(Array.from(stored![i])).toEqual(Array.from(computed[i]));
     // Vectors made for other texts are never handed out.
@@ -189,8 +189,9 @@ describe.each(dbKinds)('CTE search API on %s', (kind) => {
       {
         controlId: 'qs-1',
         priority: 'minor',
+        assessment: 'none',
         status: 'uncovered',
-        recommendation: expect.stringMatching(/^No iso-42001 control maps to qs-1/),
+        recommendation: expect.stringMatching(/^No iso-42001 control maps to qs-1.*comply --org .* assess/),
       },
     ]);
     expect(gaps.summary).toEqual({ critical: 0, important: 0, minor: 1 });
@@ -200,17 +201,17 @@ describe.each(dbKinds)('CTE search API on %s', (kind) => {
       total: 1,
       uncovered: 1,
     });
-    expect(coverage.pairwise).toHaveLength(6 * 5);
+    expect(coverage.pairwise).toHaveLength(8 * 7);
 
     const settled = await t.jobs.run(cteEmbeddingsJob, t.config.embeddings);
-    expect(settled.vectors).toBe(300);
+    expect(settled.vectors).toBe(370);
     const [set] = await t.db
       .em()
       .execute<{ vectorCount: number }[]>(
         'select vector_count as "vectorCount" from cte_embedding_sets where model = ?',
         [BUILTIN_MODEL],
       );
-    expect(set.vectorCount).toBe(300);
+    expect(set.vectorCount).toBe(370);
   });
   it('embeds with a local transformers model when its files are present, else falls back', async () => {
     const modelDir = mkdtempSync(join(tmpdir(), 'comply-cte-model-'));
@@ -224,7 +225,7 @@ describe.each(dbKinds)('CTE search API on %s', (kind) => {
     expect(found.model).toBe('test/tiny-embedder');
     expect(found.results).toHaveLength(5);
     const result = await t.jobs.run(cteEmbeddingsJob, tiny);
-    expect(result).toMatchObject({ model: 'test/tiny-embedder', vectors: 300, stored: true });
+    expect(result).toMatchObject({ model: 'test/tiny-embedder', vectors: 370, stored: true });
     const [set] = await t.db
       .em()
       .execute<{ dimension: number }[]>('select dimension from cte_embedding_sets where model = ?', [
@@ -251,7 +252,7 @@ describe.runIf(dbKinds.includes('postgres'))('the embeddings job on a BullMQ wor
     try {
       expect(runner.kind).toBe('bullmq');
       const result = await runner.run(cteEmbeddingsJob, testDb.config.embeddings, { timeoutMs: 60_000 });
-      expect(result).toMatchObject({ model: BUILTIN_MODEL, vectors: 299, stored: true });
+      expect(result).toMatchObject({ model: BUILTIN_MODEL, vectors: 369, stored: true });
       const [set] = await testDb.db
         .em()
         .execute<{ fingerprint: string }[]>('select fingerprint from cte_embedding_sets where model = ?', [

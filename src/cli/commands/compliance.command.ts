@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import type { Static } from 'typebox';
 import type { ComplianceView } from '../../compliance/compliance.service.js';
 import type { HistoryView } from '../../compliance/history.service.js';
 import { INTERVALS } from '../../compliance/periods.js';
@@ -7,12 +8,17 @@ import type {
   SnapshotVerification,
   SnapshotView,
 } from '../../compliance/snapshots.service.js';
+import type { FrameworkComplianceSchema } from '../../requirements/requirements.schemas.js';
 import type { Cli } from '../cli.js';
 import { describe, print } from '../output.js';
+import type { TableData } from '../ui/plain-table.js';
 import { sparkline } from '../ui/sparkline.js';
+import { frameworkPath } from './requirement-view.js';
 
 const orgPath = (org: string) => `/orgs/${encodeURIComponent(org)}`;
 const percent = (score: number | null) => (score === null ? 'n/a' : `${score}%`);
+
+type FrameworkCompliance = Static<typeof FrameworkComplianceSchema>;
 
 /** "▁▂▃▅ 9.5%": the trend, then where it ends. */
 function trend(history: HistoryView): string {
@@ -20,11 +26,82 @@ function trend(history: HistoryView): string {
   return `${sparkline(scores)} ${percent(scores.at(-1) ?? null)}`;
 }
 
+/** The per-domain table of a score: ISO/IEC 42001 domains, or those of any framework that has them. */
+function domainTable(byDomain: ComplianceView['byDomain'], countLabel: string): TableData {
+  return {
+    columns: ['DOMAIN', 'SCORE', countLabel, 'DONE', 'ACTIVE', 'OPEN', 'N/A', 'TITLE'],
+    rows: byDomain.map((domain) => [
+      domain.domain,
+      percent(domain.score),
+      domain.controlCount,
+      domain.counts.implemented,
+      domain.counts.inProgress,
+      domain.counts.notStarted,
+      domain.counts.notApplicable,
+      domain.domainTitle,
+    ]),
+  };
+}
+
+const countsText = ({ counts }: { counts: ComplianceView['counts'] }) =>
+  `${counts.implemented} implemented, ${counts.inProgress} in progress, ` +
+  `${counts.notStarted} not started, ${counts.notApplicable} not applicable`;
+
+/** The score of any framework, with how much of it rests on the org's own records. */
+async function frameworkScore(cli: Cli, command: Command, frameworkId: string): Promise<void> {
+  const client = cli.client(command);
+  const org = cli.org(command);
+  const json = cli.json(command);
+  const score = await client.get<FrameworkCompliance>(frameworkPath(org, frameworkId, '/compliance'));
+  if (json) {
+    await print({ json }, { data: score });
+    return;
+  }
+  const history = await client.get<HistoryView>(frameworkPath(org, frameworkId, '/compliance/history'));
+  const { direct, inferred, none } = score.assessed;
+  await print(
+    { json },
+    {
+      data: score,
+      text: `${describe({
+        framework: score.frameworkId,
+        score: `${percent(score.score)}  (${countsText(score)})`,
+        'direct score': `${percent(score.directScore)}  (the org's own records only)`,
+        assessed: `${direct} direct, ${inferred} inferred, ${none} none  (applicable requirements)`,
+        trend: `${trend(history)}  (${history.points.length} days)`,
+      })}${score.byDomain.length ? '\n' : ''}`,
+      table: score.byDomain.length ? domainTable(score.byDomain, 'REQUIREMENTS') : undefined,
+    },
+  );
+}
+
+const frameworkOption = (what: string) =>
+  new Option(
+    '--framework <frameworkId>',
+    `${what} of this framework (e.g. eu-ai-act, nist-ai-rmf, an imported catalog) instead of ISO/IEC 42001`,
+  );
+
 export function registerComplianceCommands(program: Command, cli: Cli): void {
   program
     .command('score')
     .description("the org's compliance score, its trend over the last 30 days and the score per domain")
-    .action(async (_options, command: Command) => {
+    .addOption(frameworkOption('the score'))
+    .addHelpText(
+      'after',
+      `
+With --framework, the score counts effective statuses (the org's own records, else what the crosswalk
+infers); it also shows the direct score (own records only) and how many applicable requirements take
+their status from each source.
+
+Example:
+  $ comply score
+  $ comply score --framework eu-ai-act --json`,
+    )
+    .action(async (options: { framework?: string }, command: Command) => {
+      if (options.framework !== undefined) {
+        await frameworkScore(cli, command, options.framework);
+        return;
+      }
       const client = cli.client(command);
       const org = cli.org(command);
       const json = cli.json(command);
@@ -34,30 +111,16 @@ export function registerComplianceCommands(program: Command, cli: Cli): void {
         return;
       }
       const history = await client.get<HistoryView>(`${orgPath(org)}/compliance/history`);
-      const { counts } = score;
       await print(
         { json },
         {
           data: score,
           text: [
-            `score  ${percent(score.score)}  (${counts.implemented} implemented, ${counts.inProgress} in progress, ` +
-              `${counts.notStarted} not started, ${counts.notApplicable} not applicable)`,
+            `score  ${percent(score.score)}  (${countsText(score)})`,
             `trend  ${trend(history)}  (${history.points.length} days)`,
             '',
           ].join('\n'),
-          table: {
-            columns: ['DOMAIN', 'SCORE', 'CONTROLS', 'DONE', 'ACTIVE', 'OPEN', 'N/A', 'TITLE'],
-            rows: score.byDomain.map((domain) => [
-              domain.domain,
-              percent(domain.score),
-              domain.controlCount,
-              domain.counts.implemented,
-              domain.counts.inProgress,
-              domain.counts.notStarted,
-              domain.counts.notApplicable,
-              domain.domainTitle,
-            ]),
-          },
+          table: domainTable(score.byDomain, 'CONTROLS'),
         },
       );
     });
@@ -65,32 +128,52 @@ export function registerComplianceCommands(program: Command, cli: Cli): void {
   program
     .command('history')
     .description('the score at the end of each period, with a sparkline')
+    .addOption(frameworkOption('the history'))
     .option('--from <date>', 'start (YYYY-MM-DD or ISO date-time); default 29 days ago')
     .option('--to <date>', 'end; default now')
     .addOption(new Option('--interval <interval>', 'period length').choices(INTERVALS).default('daily'))
-    .action(async (options: { from?: string; to?: string; interval: string }, command: Command) => {
-      const history = await cli
-        .client(command)
-        .get<HistoryView>(`${orgPath(cli.org(command))}/compliance/history`, options);
-      await print(
-        { json: cli.json(command) },
-        {
-          data: history,
-          text: `${history.interval} ${history.from.slice(0, 10)} → ${history.to.slice(0, 10)}  ${trend(history)}\n`,
-          table: {
-            columns: ['PERIOD', 'SCORE', 'DONE', 'ACTIVE', 'OPEN', 'N/A'],
-            rows: history.points.map((point) => [
-              point.periodStart.slice(0, 10),
-              percent(point.score),
-              point.counts.implemented,
-              point.counts.inProgress,
-              point.counts.notStarted,
-              point.counts.notApplicable,
-            ]),
+    .addHelpText(
+      'after',
+      `
+Example:
+  $ comply history --interval weekly --from 2026-01-01
+  $ comply history --framework nist-ai-rmf --interval monthly --json`,
+    )
+    .action(
+      async (
+        options: { framework?: string; from?: string; to?: string; interval: string },
+        command: Command,
+      ) => {
+        const { framework, ...query } = options;
+        const org = cli.org(command);
+        const history = await cli
+          .client(command)
+          .get<HistoryView>(
+            framework === undefined
+              ? `${orgPath(org)}/compliance/history`
+              : frameworkPath(org, framework, '/compliance/history'),
+            query,
+          );
+        await print(
+          { json: cli.json(command) },
+          {
+            data: history,
+            text: `${history.interval} ${history.from.slice(0, 10)} → ${history.to.slice(0, 10)}  ${trend(history)}\n`,
+            table: {
+              columns: ['PERIOD', 'SCORE', 'DONE', 'ACTIVE', 'OPEN', 'N/A'],
+              rows: history.points.map((point) => [
+                point.periodStart.slice(0, 10),
+                percent(point.score),
+                point.counts.implemented,
+                point.counts.inProgress,
+                point.counts.notStarted,
+                point.counts.notApplicable,
+              ]),
+            },
           },
-        },
-      );
-    });
+        );
+      },
+    );
 
   const snapshot = program.command('snapshot').description('immutable, content-hashed snapshots for audits');
 

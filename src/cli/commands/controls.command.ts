@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import type { ControlView, OrgControlView } from '../../controls/controls.service.js';
+import { REQUIREMENT_STATUSES } from '../../vocabulary.js';
 import { type Cli, parseBoolean, UsageError } from '../cli.js';
 import { describe, print } from '../output.js';
 
-const STATUSES = ['not_started', 'in_progress', 'implemented'];
 const controlPath = (org: string, controlId: string, suffix = '') =>
   `/orgs/${encodeURIComponent(org)}/controls/${encodeURIComponent(controlId)}${suffix}`;
 
@@ -35,7 +35,7 @@ export function registerControlCommands(program: Command, cli: Cli): void {
     .description("the library, or with --org the org's controls and their status")
     .option('--domain <domain>', 'only one Annex A domain, e.g. A.6')
     .option('--search <text>', 'ranked full-text search (library)')
-    .option('--status <status>', `org controls with this status: ${STATUSES.join(', ')}`)
+    .option('--status <status>', `org controls with this status: ${REQUIREMENT_STATUSES.join(', ')}`)
     .option('--applicable <bool>', 'org controls that are (true) or are not (false) applicable', parseBoolean)
     .action(
       async (
@@ -116,7 +116,7 @@ export function registerControlCommands(program: Command, cli: Cli): void {
 
   controls
     .command('status <controlId> <status>')
-    .description(`set a control's status: ${STATUSES.join(', ')}`)
+    .description(`set a control's status: ${REQUIREMENT_STATUSES.join(', ')}`)
     .requiredOption('--reviewer <user>', 'who made the change')
     .option('--note <text>', 'why, for the change log')
     .action(

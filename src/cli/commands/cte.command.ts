@@ -15,6 +15,7 @@ import type {
 import { type Cli, parseInteger, UsageError } from '../cli.js';
 import { describe, print, withProgress } from '../output.js';
 import { printHeatmap } from './cte-heatmap.js';
+import { registerFrameworkStatusCommand } from './frameworks-status.command.js';
 
 const percent = (value: number | null) => (value === null ? 'n/a' : `${(value * 100).toFixed(1)}%`);
 const bar = (value: number | null, width = 20) => {
@@ -71,6 +72,8 @@ export function registerCteCommands(program: Command, cli: Cli): void {
         },
       );
     });
+
+  registerFrameworkStatusCommand(frameworks, cli);
 
   program
     .command('gaps <frameworkId>')

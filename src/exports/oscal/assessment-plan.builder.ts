@@ -1,5 +1,4 @@
 import { OSCAL_FILES } from '../../oscal/constants.js';
-import { EXPORT_FRAMEWORK } from '../framework.js';
 import type { OscalAssessmentPlanDocument, OscalComponent } from './oscal.types.js';
 import { documentMetadata, type OscalContext } from './oscal-context.js';
 
@@ -19,7 +18,7 @@ export function buildAssessmentPlan(ctx: OscalContext): OscalAssessmentPlanDocum
   return {
     'assessment-plan': {
       uuid: ctx.ids.assessmentPlan,
-      metadata: documentMetadata(ctx, `${ctx.orgMarkup}: ${EXPORT_FRAMEWORK.name} evidence review plan`),
+      metadata: documentMetadata(ctx, `${ctx.orgMarkup}: ${ctx.frameworkName} evidence review plan`),
       'import-ssp': { href: OSCAL_FILES.ssp },
       'reviewed-controls': { 'control-selections': [{ 'include-all': {} }] },
       'assessment-subjects': [{ type: 'component', 'include-all': {} }],

@@ -1,6 +1,5 @@
 import { OSCAL_FILES } from '../../oscal/constants.js';
-import type { ExportControl, ExportEvidence } from '../export.types.js';
-import { EXPORT_FRAMEWORK } from '../framework.js';
+import type { AssessmentSource, ExportControl, ExportEvidence, ExportFramework } from '../export.types.js';
 import type {
   OscalAssessmentResultsDocument,
   OscalFinding,
@@ -14,7 +13,6 @@ import {
   type OscalContext,
   stateProps,
 } from './oscal-context.js';
-import { oscalStatementId } from './oscal-ids.js';
 import { findingStatus, implementationState } from './oscal-status.js';
 import { markupLine, oscalDateTime } from './oscal-text.js';
 
@@ -31,27 +29,36 @@ const EVIDENCE_KINDS: Record<ExportEvidence['type'], string> = {
 export function evidenceObservation(
   control: ExportControl,
   { evidence, resourceUuid, observationUuid, title }: EvidenceRef,
+  noun: ExportFramework['noun'] = 'control',
 ): OscalObservation {
   return {
     uuid: observationUuid,
     title,
-    description: `${EVIDENCE_KINDS[evidence.type]} recorded for control ${markupLine(control.controlId, 'unknown')}.`,
+    description: `${EVIDENCE_KINDS[evidence.type]} recorded for ${noun} ${markupLine(control.controlId, 'unknown')}.`,
     methods: ['EXAMINE'],
     'relevant-evidence': [{ href: `${OSCAL_FILES.ssp}#${resourceUuid}`, description: title }],
     collected: oscalDateTime(evidence.createdAt),
   };
 }
 
+const STATUS_SOURCES: Record<AssessmentSource, string> = {
+  direct: 'as recorded',
+  inferred: 'as inferred through the crosswalk',
+  none: 'not assessed',
+};
+
 function finding(ctx: OscalContext, control: ExportControl): OscalFinding {
+  const { noun } = ctx.framework;
+  const source = STATUS_SOURCES[control.assessment ?? 'direct'];
   const result: OscalFinding = {
     uuid: ctx.ids.finding(control.controlId),
     title: markupLine(`${control.controlId} ${control.title}`, control.controlId),
-    description: `Status of control ${markupLine(control.controlId, 'control')} as recorded, with ${control.evidenceCount} evidence item(s).`,
+    description: `Status of ${noun} ${markupLine(control.controlId, noun)} ${source}, with ${control.evidenceCount} evidence item(s).`,
     props: [compProp('status', control.status)],
     origins: [{ actors: [{ type: 'tool', 'actor-uuid': ctx.ids.tool }] }],
     target: {
       type: 'statement-id',
-      'target-id': oscalStatementId(control.controlId),
+      'target-id': ctx.tokens.statement(control.controlId),
       status: findingStatus(control),
       'implementation-status': { state: implementationState(control) },
     },
@@ -67,13 +74,16 @@ function finding(ctx: OscalContext, control: ExportControl): OscalFinding {
 export function evidenceObservations(ctx: OscalContext): OscalObservation[] {
   const observations: OscalObservation[] = [];
   for (const control of ctx.controls) {
-    for (const ref of ctx.evidence.get(control) ?? []) observations.push(evidenceObservation(control, ref));
+    for (const ref of ctx.evidence.get(control) ?? []) {
+      observations.push(evidenceObservation(control, ref, ctx.framework.noun));
+    }
   }
   return observations;
 }
 
 /**
- * One result per export: an observation per evidence item and a finding per applicable control.
+ * One result per export: an observation per evidence item and a finding per applicable control
+ * (requirement), whether its status is recorded, inferred or neither.
  * `observations` defaults to all of them; a streaming writer passes only the first and adds the rest.
  */
 export function buildAssessmentResults(
@@ -86,7 +96,7 @@ export function buildAssessmentResults(
   const result: OscalResult = {
     uuid: ctx.ids.result(ctx.generatedAt),
     title: `Evidence review of ${ctx.orgMarkup} at ${ctx.generatedAt}`,
-    description: `Observations of the ${ctx.evidenceCount} evidence item(s) exported and a finding for each of the ${findings.length} applicable control(s).`,
+    description: `Observations of the ${ctx.evidenceCount} evidence item(s) exported and a finding for each of the ${findings.length} applicable ${ctx.framework.noun}(s).`,
     start: ctx.generatedAt,
     end: ctx.generatedAt,
     'reviewed-controls': { 'control-selections': [{ 'include-all': {} }] },
@@ -96,7 +106,7 @@ export function buildAssessmentResults(
   return {
     'assessment-results': {
       uuid: ctx.ids.assessmentResults,
-      metadata: documentMetadata(ctx, `${ctx.orgMarkup}: ${EXPORT_FRAMEWORK.name} assessment results`, {
+      metadata: documentMetadata(ctx, `${ctx.orgMarkup}: ${ctx.frameworkName} assessment results`, {
         props: stateProps(ctx),
       }),
       'import-ap': { href: OSCAL_FILES.assessmentPlan },

@@ -1,8 +1,9 @@
 import { COMPLY_PROP_NS, OSCAL_VERSION } from '../../oscal/constants.js';
-import type { ExportControl, ExportEvidence, OrgExportData } from '../export.types.js';
-import { sortControls } from '../framework.js';
+import { ISO_42001 } from '../../vocabulary.js';
+import type { ExportControl, ExportEvidence, ExportFramework, OrgExportData } from '../export.types.js';
+import { EXPORT_FRAMEWORK, frameworkLabel, sortControls } from '../framework.js';
 import type { OscalMetadata, OscalParty, OscalProperty, OscalRole } from './oscal.types.js';
-import { type OscalIds, oscalIds } from './oscal-ids.js';
+import { type OscalIds, OscalTokens, oscalIds } from './oscal-ids.js';
 import { markupLine, oscalDateTime, oscalString } from './oscal-text.js';
 
 /** An evidence item with the UUIDs it gets, derived once: a large export links each one several times. */
@@ -17,7 +18,13 @@ export interface EvidenceRef {
 /** What every document builder of one package shares: the data, its UUIDs and normalised values. */
 export interface OscalContext {
   data: OrgExportData;
+  framework: ExportFramework;
+  /** The framework's name, and with its scope (`ISO/IEC 42001:2023 Annex A`), as escaped Markdown. */
+  frameworkName: string;
+  frameworkLabel: string;
   ids: OscalIds;
+  /** OSCAL tokens of the controls, their statements and their groups. */
+  tokens: OscalTokens;
   /** The org name as a schema string (party names) and as escaped Markdown (titles, prose). */
   orgName: string;
   orgMarkup: string;
@@ -37,7 +44,10 @@ const REFS_PER_STEP = 10_000;
 
 /** Builds the context, yielding after every few thousand evidence items (each derives two UUIDs). */
 function* contextSteps(data: OrgExportData): Generator<void, OscalContext> {
-  const ids = oscalIds(data.org.orgId);
+  const framework = data.framework ?? EXPORT_FRAMEWORK;
+  const ids = oscalIds(data.org.orgId, framework);
+  // ISO/IEC 42001 controls are sorted by their dotted ids; other frameworks keep their library order.
+  const controls = framework.id === ISO_42001 ? sortControls(data.controls) : [...data.controls];
   const orgName = oscalString(data.org.name, data.org.orgId);
   const lastModified = oscalDateTime(data.lastModified);
   const evidence = new Map<ExportControl, EvidenceRef[]>();
@@ -56,15 +66,23 @@ function* contextSteps(data: OrgExportData): Generator<void, OscalContext> {
     }
     evidence.set(control, refs);
   }
+  const domains = controls.flatMap((control) => (control.domain ? [control.domain] : []));
   return {
     data,
+    framework,
+    frameworkName: markupLine(framework.name, framework.id),
+    frameworkLabel: markupLine(frameworkLabel(framework), framework.id),
     ids,
+    tokens: new OscalTokens(
+      controls.map((control) => control.controlId),
+      domains,
+    ),
     orgName,
     orgMarkup: markupLine(data.org.name, data.org.orgId),
     generatedAt: oscalDateTime(data.generatedAt),
     lastModified,
     version: data.snapshot ? oscalString(`snapshot ${data.snapshot.label}`, lastModified) : lastModified,
-    controls: sortControls(data.controls),
+    controls,
     evidence,
     evidenceCount,
     orgParty: { uuid: ids.orgParty, type: 'organization', name: orgName },
@@ -126,6 +144,9 @@ export function documentMetadata(
 export function stateProps(ctx: OscalContext): OscalProperty[] {
   const { data } = ctx;
   const props = [compProp('org-id', oscalString(data.org.orgId, 'unknown'))];
+  // ISO/IEC 42001 packages have always gone without it; every other package names its framework.
+  if (ctx.framework.id !== ISO_42001)
+    props.push(compProp('framework-id', oscalString(ctx.framework.id, 'unknown')));
   if (data.score !== null) props.push(compProp('compliance-score', data.score.toFixed(1)));
   if (data.snapshot) {
     props.push(

@@ -193,7 +193,7 @@ class OscalFileWriter {
 }
 
 /**
- * The five documents of an organization's package as UTF-8 JSON (each the bytes of what `JSON.stringify`
+ * The five documents of an organization's package for one framework (`data.framework`) as UTF-8 JSON (each the bytes of what `JSON.stringify`
  * gives for the document `buildOscalPackage` builds), checked while they are written: every document
  * against NIST's schema, every reference the schema cannot see, the metaschema rules we rely on.
  * Documents are written in import order and dropped as soon as they are text; the evidence-sized
@@ -223,14 +223,15 @@ export async function writeOscalFiles(
 
   await writer.document('assessment-plan.json', 'assessment-plan', buildAssessmentPlan(ctx));
 
-  const firstObservation = first && evidenceObservation(first[0], first[1]);
+  const { noun } = ctx.framework;
+  const firstObservation = first && evidenceObservation(first[0], first[1], noun);
   const results = buildAssessmentResults(ctx, firstObservation ? [firstObservation] : []);
   writer.constraints(checkAssessmentResultsConstraints(results));
   await writer.streamedDocument('assessment-results.json', 'assessment-results', results, {
     holder: results['assessment-results'].results[0].observations,
     path: ['assessment-results', 'results', 0, 'observations'],
     item: 'observation',
-    build: evidenceObservation,
+    build: (control, ref) => evidenceObservation(control, ref, noun),
   });
   return writer.finish();
 }

@@ -92,6 +92,7 @@ export interface OscalCatalogDocument {
   catalog: {
     uuid: string;
     metadata: OscalMetadata;
+    controls?: OscalControl[];
     groups?: OscalGroup[];
   };
 }

@@ -1,10 +1,9 @@
 import { OSCAL_FILES, OSCAL_MEDIA_TYPES } from '../../oscal/constants.js';
-import { EXPORT_FRAMEWORK } from '../framework.js';
 import type { OscalProfileDocument } from './oscal.types.js';
 import { documentMetadata, type OscalContext } from './oscal-context.js';
 
 /**
- * The organization's baseline: every Annex A control. Exclusions are not made here but justified
+ * The organization's baseline: every control (requirement) of the framework. Exclusions are not made here but justified
  * per control in the SSP, which is where a Statement of Applicability records them.
  */
 export function buildProfile(ctx: OscalContext): OscalProfileDocument {
@@ -12,14 +11,14 @@ export function buildProfile(ctx: OscalContext): OscalProfileDocument {
   return {
     profile: {
       uuid: ctx.ids.profile,
-      metadata: documentMetadata(ctx, `${ctx.orgMarkup}: ${EXPORT_FRAMEWORK.name} baseline`),
+      metadata: documentMetadata(ctx, `${ctx.orgMarkup}: ${ctx.frameworkName} baseline`),
       imports: [{ href: `#${resource}`, 'include-all': {} }],
       merge: { 'as-is': true },
       'back-matter': {
         resources: [
           {
             uuid: resource,
-            title: `${EXPORT_FRAMEWORK.name} ${EXPORT_FRAMEWORK.scope} catalog`,
+            title: `${ctx.frameworkLabel} catalog`,
             rlinks: [{ href: OSCAL_FILES.catalog, 'media-type': OSCAL_MEDIA_TYPES.catalog }],
           },
         ],

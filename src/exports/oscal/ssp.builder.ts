@@ -1,6 +1,6 @@
 import { OSCAL_FILES } from '../../oscal/constants.js';
 import type { ExportAiSystem, ExportControl } from '../export.types.js';
-import { EXPORT_FRAMEWORK } from '../framework.js';
+import { escapeMarkdownInline } from '../markdown.js';
 import type {
   OscalComponent,
   OscalImplementedRequirement,
@@ -11,7 +11,6 @@ import type {
   OscalSspDocument,
 } from './oscal.types.js';
 import { compProp, documentMetadata, type OscalContext, stateProps } from './oscal-context.js';
-import { oscalControlId } from './oscal-ids.js';
 import { IMPLEMENTATION_SUMMARIES, implementationState } from './oscal-status.js';
 import { markupLine, markupMultiline, oscalDateTime, oscalString } from './oscal-text.js';
 
@@ -89,15 +88,19 @@ function implementedRequirement(
     : state === 'not-applicable'
       ? 'No justification was recorded for this exclusion.'
       : undefined;
+  const source = control.assessment ?? 'direct';
+  const props = [
+    compProp('status', control.status),
+    compProp('applicable', String(control.applicable)),
+    compProp('evidence-count', String(control.evidenceCount)),
+  ];
+  if (control.recorded !== false) props.push(compProp('last-updated', oscalDateTime(control.updatedAt)));
+  // Where the status comes from: the org's own record (direct), the crosswalk (inferred), or neither.
+  props.push(compProp('status-source', source));
   const requirement: OscalImplementedRequirement = {
     uuid: ctx.ids.implementedRequirement(control.controlId),
-    'control-id': oscalControlId(control.controlId),
-    props: [
-      compProp('status', control.status),
-      compProp('applicable', String(control.applicable)),
-      compProp('evidence-count', String(control.evidenceCount)),
-      compProp('last-updated', oscalDateTime(control.updatedAt)),
-    ],
+    'control-id': ctx.tokens.control(control.controlId),
+    props,
     'by-components': [
       {
         'component-uuid': ctx.ids.thisSystem,
@@ -113,10 +116,31 @@ function implementedRequirement(
   }
   const reviewer = people.role('reviewer', control.reviewer);
   if (reviewer) requirement['responsible-roles'] = reviewer;
+  const remarks = sourceRemarks(control);
+  if (remarks) requirement.remarks = remarks;
   return requirement;
 }
 
-/** The system security plan: the AIMS scope, its components and the status of every control. */
+/** Why a status the org did not record is what it is: what the crosswalk infers it from, or nothing. */
+function sourceRemarks(control: ExportControl): string | undefined {
+  if (control.assessment === 'inferred') {
+    const from = (control.inferredFrom ?? []).map((ref) =>
+      escapeMarkdownInline(oscalString(`${ref.frameworkId} ${ref.requirementId}`, 'unknown')),
+    );
+    return from.length > 0
+      ? `Not recorded by the organization: the status is inferred through the crosswalk from ${from.join(', ')}.`
+      : 'Not recorded by the organization: the status is inferred through the crosswalk.';
+  }
+  if (control.assessment === 'none') {
+    return 'Not assessed: the organization has recorded no status and the crosswalk infers none.';
+  }
+  return undefined;
+}
+
+/**
+ * The system security plan: the AIMS scope, its components and the status of every control (requirement)
+ * of the framework, each marked with the source of its status.
+ */
 export function buildSsp(ctx: OscalContext, resources: OscalResource[]): OscalSspDocument {
   const people = new PeopleDirectory(ctx);
   const thisSystem: OscalComponent = {
@@ -130,7 +154,7 @@ export function buildSsp(ctx: OscalContext, resources: OscalResource[]): OscalSs
   const requirements = ctx.controls.map((control) => implementedRequirement(ctx, control, people));
   const ssp: OscalSspDocument['system-security-plan'] = {
     uuid: ctx.ids.ssp,
-    metadata: documentMetadata(ctx, `${ctx.orgMarkup}: ${EXPORT_FRAMEWORK.name} AI management system plan`, {
+    metadata: documentMetadata(ctx, `${ctx.orgMarkup}: ${ctx.frameworkName} AI management system plan`, {
       props: stateProps(ctx),
       roles: ROLES,
       parties: people.all(),
@@ -139,7 +163,7 @@ export function buildSsp(ctx: OscalContext, resources: OscalResource[]): OscalSs
     'system-characteristics': {
       'system-ids': [{ 'identifier-type': 'https://ietf.org/rfc/rfc4122', id: ctx.ids.thisSystem }],
       'system-name': oscalString(`${ctx.orgName} AI management system`, 'AI management system'),
-      description: `The AI management system (AIMS) of ${ctx.orgMarkup}, planned against ${EXPORT_FRAMEWORK.name} ${EXPORT_FRAMEWORK.scope}.`,
+      description: `The AI management system (AIMS) of ${ctx.orgMarkup}, planned against ${ctx.frameworkLabel}.`,
       'system-information': {
         'information-types': [
           {
@@ -157,7 +181,7 @@ export function buildSsp(ctx: OscalContext, resources: OscalResource[]): OscalSs
     },
     'system-implementation': { components },
     'control-implementation': {
-      description: `How each ${EXPORT_FRAMEWORK.name} ${EXPORT_FRAMEWORK.scope} control is implemented; exclusions carry their justification.`,
+      description: `How each ${ctx.frameworkLabel} ${ctx.framework.noun} is implemented; exclusions carry their justification.`,
       'implemented-requirements': requirements,
     },
   };
