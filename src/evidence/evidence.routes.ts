@@ -91,7 +91,14 @@ export function evidenceRoutesFor(
       async (request) => {
         const { em, key } = await keyOf(request);
         const page = await listEvidence(em, key, request.query);
-        return { orgId: key.orgId, controlId: key.requirementId, ...family.decorate(key), ...page };
+        const extra = family.decorate(key);
+        return {
+          orgId: key.orgId,
+          controlId: key.requirementId,
+          ...extra,
+          ...page,
+          evidence: page.evidence.map((item) => ({ ...item, ...extra })),
+        };
       },
     );
 

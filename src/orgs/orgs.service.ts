@@ -3,7 +3,6 @@ import type { Em } from '../db.js';
 import { conflict, resourceNotFound } from '../errors.js';
 import { readRecordStates, seedIsoRecords } from '../requirements/requirements.store.js';
 import { ISO_42001 } from '../vocabulary.js';
-import { Org } from './org.entity.js';
 
 export interface OrgView {
   orgId: string;
@@ -44,19 +43,26 @@ async function summarize(em: Em, orgId: string): Promise<OrgView['compliance']> 
   return { score: scoreOf(counts), counts, controlCount: states.length };
 }
 
+interface OrgRow {
+  orgId: string;
+  name: string;
+  createdAt: Date | string;
+}
+const ORG_SELECT = 'select org_id as "orgId", name, created_at as "createdAt" from orgs';
+const orgView = (org: OrgRow) => ({
+  orgId: org.orgId,
+  name: org.name,
+  createdAt: new Date(org.createdAt).toISOString(),
+});
+
 export async function getOrg(em: Em, orgId: string): Promise<OrgView> {
-  const org = await em.findOne(Org, { orgId });
+  const [org] = await em.execute<OrgRow[]>(`${ORG_SELECT} where org_id = ?`, [orgId]);
   if (!org) throw resourceNotFound('Organization', { orgId });
   knownOrgs.add(orgId);
-  return {
-    orgId: org.orgId,
-    name: org.name,
-    createdAt: org.createdAt.toISOString(),
-    compliance: await summarize(em, orgId),
-  };
+  return { ...orgView(org), compliance: await summarize(em, orgId) };
 }
 
 export async function listOrgs(em: Em): Promise<{ orgId: string; name: string; createdAt: string }[]> {
-  const orgs = await em.find(Org, {}, { orderBy: { orgId: 'asc' } });
-  return orgs.map((org) => ({ orgId: org.orgId, name: org.name, createdAt: org.createdAt.toISOString() }));
+  const orgs = await em.execute<OrgRow[]>(`${ORG_SELECT} order by org_id`);
+  return orgs.map(orgView);
 }

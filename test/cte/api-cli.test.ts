@@ -92,7 +92,9 @@ describe('comply CTE commands against a running daemon', { timeout: 120_000 }, (
     expect(coverage.code).toBe(0);
     expect(coverage.stdout).toMatch(/^iso-42001\s+2\.6%/m);
     const heatmap = coverage.stdout.split('Pairwise')[1].trim().split('\n').slice(1);
-    expect(heatmap[0]).toMatch(/^from \\ to\s+iso-42001\s+nist-ai-rmf\s+eu-ai-act\s+iso-27001\s+gdpr\s+iso-42001-clau/);
+    expect(heatmap[0]).toMatch(
+      /^from \\ to\s+iso-42001\s+nist-ai-rmf\s+eu-ai-act\s+iso-27001\s+gdpr\s+iso-42001-clau/,
+    );
     expect(heatmap.slice(1).map((row) => row.split(/\s+/).length)).toEqual([8, 8, 8, 8, 8, 8, 8]);
     expect(heatmap[1]).toMatch(/^iso-42001\s+-\s+\d+\.\d%/);
 

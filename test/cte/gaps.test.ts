@@ -18,7 +18,13 @@ describe('gaps', () => {
     expect(report.frameworkId).toBe('law');
     expect(report.gaps.map((gap) => gap.controlId).sort()).toEqual(['L1', 'L3', 'L4']);
     for (const gap of report.gaps)
-      expect(Object.keys(gap).sort()).toEqual(['assessment', 'controlId', 'priority', 'recommendation', 'status']);
+      expect(Object.keys(gap).sort()).toEqual([
+        'assessment',
+        'controlId',
+        'priority',
+        'recommendation',
+        'status',
+      ]);
     const counted = { critical: 0, important: 0, minor: 0 };
     for (const gap of report.gaps) counted[gap.priority] += 1;
     expect(report.summary).toEqual(counted);

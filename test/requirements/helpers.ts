@@ -114,7 +114,6 @@ const INVERSE: Record<Relationship, Relationship> = {
 };
 
 const keyOf = (ref: Ref) => `${ref.frameworkId}\u001f${ref.requirementId}`;
-const same = (a: Ref, b: Ref) => a.frameworkId === b.frameworkId && a.requirementId === b.requirementId;
 
 export interface Neighbour {
   ref: Ref;
@@ -124,16 +123,27 @@ export interface Neighbour {
   inferred: boolean;
 }
 
-/** Every requirement one crosswalk edge away, in either direction. */
+let adjacency: Map<string, Neighbour[]> | undefined;
+
+/** Every requirement one crosswalk edge away, in either direction (in crosswalk order). */
 export function neighbours(ref: Ref): Neighbour[] {
-  const found: Neighbour[] = [];
-  for (const edge of crosswalk) {
-    if (same(edge.source, ref))
-      found.push({ ref: edge.target, relationship: edge.relationship, inferred: edge.inferred });
-    else if (same(edge.target, ref))
-      found.push({ ref: edge.source, relationship: INVERSE[edge.relationship], inferred: edge.inferred });
+  if (!adjacency) {
+    adjacency = new Map();
+    const add = (from: Ref, neighbour: Neighbour) => {
+      const list = adjacency!.get(keyOf(from)) ?? [];
+      list.push(neighbour);
+      adjacency!.set(keyOf(from), list);
+    };
+    for (const edge of crosswalk) {
+      add(edge.source, { ref: edge.target, relationship: edge.relationship, inferred: edge.inferred });
+      add(edge.target, {
+        ref: edge.source,
+        relationship: INVERSE[edge.relationship],
+        inferred: edge.inferred,
+      });
+    }
   }
-  return found;
+  return adjacency.get(keyOf(ref)) ?? [];
 }
 
 /** Neighbour requirement ids of one framework. */
