@@ -77,7 +77,7 @@ describe.each(dbKinds)('assessments of every framework on %s', (kind) => {
 
   beforeAll(async () => {
     t = await createTestApp(kind);
-    for (const name of ['paths', 'every', 'filters', 'gaps', 'snap', 'errors', 'other']) {
+    for (const name of ['paths', 'every', 'filters', 'gaps', 'snap', 'errors', 'other', 'race', 'excluded']) {
       await t.createOrg(org(name));
     }
     const imported = await t.request({
@@ -212,10 +212,9 @@ describe.each(dbKinds)('assessments of every framework on %s', (kind) => {
       expect(control.evidenceCount).toBe(2);
     });
 
-    // BUG: GET …/frameworks/{fw}/requirements/{id}/evidence answers 500 as soon as the record has evidence:
-    // RequirementEvidenceListSchema's items require frameworkId and requirementId, which the shared list
-    // handler (evidence.routes.ts) sets on the page but not on each item ("\"frameworkId\" is required!").
-    it.fails('lists evidence on the requirement path too (ISO 42001 and any other framework)', async () => {
+    // This answered 500 once the record had evidence (items lacked frameworkId/requirementId); fixed in
+    // evidence.routes.ts, which now decorates every item.
+    it('lists evidence on the requirement path too (ISO 42001 and any other framework)', async () => {
       const a = orgApi(t, org('paths'));
       const onIso = await a.call('GET', `${a.requirement('iso-42001', 'A.6.2.8')}/evidence`);
       expect(expectStatus(onIso, 200).json()).toMatchObject({
@@ -225,6 +224,17 @@ describe.each(dbKinds)('assessments of every framework on %s', (kind) => {
         requirementId: 'A.6.2.8',
         total: 2,
       });
+      for (const item of onIso.json().evidence) {
+        expect(item).toMatchObject({
+          frameworkId: 'iso-42001',
+          requirementId: 'A.6.2.8',
+          controlId: 'A.6.2.8',
+        });
+      }
+      const onControl = expectStatus(await a.call('GET', `${a.base}/controls/A.6.2.8/evidence`), 200).json();
+      expect(onIso.json().evidence.map((e: { evidenceId: string }) => e.evidenceId)).toEqual(
+        onControl.evidence.map((e: { evidenceId: string }) => e.evidenceId),
+      );
       const url = `${a.requirement('gdpr', 'Art. 30')}/evidence`;
       const added = expectStatus(
         await a.call('POST', url, { type: 'attestation', title: 'Record of processing reviewed' }),
@@ -233,7 +243,16 @@ describe.each(dbKinds)('assessments of every framework on %s', (kind) => {
       expect(added).toMatchObject({ frameworkId: 'gdpr', requirementId: 'Art. 30' });
       const listed = expectStatus(await a.call('GET', url), 200).json();
       expect(listed).toMatchObject({ frameworkId: 'gdpr', requirementId: 'Art. 30', total: 1 });
-      expect(listed.evidence).toEqual([expect.objectContaining({ evidenceId: added.evidenceId })]);
+      expect(listed.evidence).toEqual([
+        expect.objectContaining({
+          evidenceId: added.evidenceId,
+          frameworkId: 'gdpr',
+          requirementId: 'Art. 30',
+        }),
+      ]);
+      expect((await a.get('gdpr', 'Art. 30')).evidenceCount).toBe(1);
+      // Evidence alone is no assessment.
+      expect((await a.get('gdpr', 'Art. 30')).assessment).toBe('none');
     });
   });
 
@@ -342,6 +361,105 @@ describe.each(dbKinds)('assessments of every framework on %s', (kind) => {
         },
       ]);
       expect(ids(await a.list(CATALOG_ID))).toEqual(['MI-1', 'MI-1(1)', 'MI-2']);
+      const history = await a.call(
+        'GET',
+        `${a.base}/frameworks/${CATALOG_ID}/compliance/history?interval=monthly`,
+      );
+      expect(expectStatus(history, 200).json().points.at(-1)).toMatchObject({
+        score: 16.7,
+        counts: counts(0, 1, 2),
+      });
+    });
+  });
+
+  describe('records and the change log', () => {
+    it('chains the change log exactly under concurrent first writes', async () => {
+      const a = orgApi(t, org('race'));
+      const statuses: ('implemented' | 'in_progress' | 'not_started')[] = [
+        'implemented',
+        'in_progress',
+        'not_started',
+        'implemented',
+        'in_progress',
+        'implemented',
+        'not_started',
+        'in_progress',
+      ];
+      const url = `${a.requirement('gdpr', 'Art. 32')}/status`;
+      const results = await Promise.all(
+        statuses.map((status, index) => a.call('PUT', url, { status, reviewer: `reviewer ${index}` })),
+      );
+      for (const res of results) expectStatus(res, 200);
+      const log = await t.db
+        .em()
+        .execute<{ fromValue: string | null; toValue: string | null; actor: string }[]>(
+          `select from_value as "fromValue", to_value as "toValue", actor from requirement_changes
+           where org_id = ? and framework_id = 'gdpr' and requirement_id = 'Art. 32' order by id`,
+          [org('race')],
+        );
+      expect(log).toHaveLength(statuses.length);
+      expect(log[0].fromValue).toBeNull();
+      for (let index = 1; index < log.length; index++)
+        expect(log[index].fromValue).toBe(log[index - 1].toValue);
+      expect(new Set(log.map((change) => change.actor)).size).toBe(statuses.length);
+      const entry = await a.get('gdpr', 'Art. 32');
+      expect(entry.status).toBe(log.at(-1)!.toValue);
+      expect(entry.reviewer).toBe(log.at(-1)!.actor);
+    });
+
+    it('withdraws nothing from a requirement never assessed, and logs nothing', async () => {
+      const a = orgApi(t, org('race'));
+      const entry = await a.withdraw('eu-ai-act', 'Art. 50(2)');
+      expect(entry).toMatchObject({ assessment: 'none', status: 'not_started', reviewer: null });
+      const log = await t.db
+        .em()
+        .execute(`select 1 from requirement_changes where org_id = ? and framework_id = 'eu-ai-act'`, [
+          org('race'),
+        ]);
+      expect(log).toEqual([]);
+    });
+
+    it('keeps the latest three evidence items on the entry and counts them all', async () => {
+      const a = orgApi(t, org('race'));
+      const url = `${a.requirement('gdpr', 'Art. 30')}/evidence`;
+      const added: string[] = [];
+      for (const title of ['first', 'second', 'third', 'fourth']) {
+        added.push(
+          expectStatus(await a.call('POST', url, { type: 'attestation', title }), 201).json().evidenceId,
+        );
+      }
+      const entry = await a.get('gdpr', 'Art. 30');
+      expect(entry.evidenceCount).toBe(4);
+      expect(entry.evidenceExpired).toBe(false);
+      expect(entry.evidence).toHaveLength(3);
+      expect(added).toEqual(expect.arrayContaining(entry.evidence.map((e) => e.evidenceId)));
+      const listed = (await a.list('gdpr')).find((e) => e.requirementId === 'Art. 30')!;
+      expect(listed.evidence).toEqual(entry.evidence);
+      expect(expectStatus(await a.call('GET', `${url}?limit=2`), 200).json()).toMatchObject({
+        total: 4,
+        limit: 2,
+      });
+    });
+
+    it('scores a framework whose requirements are all excluded as nothing to score', async () => {
+      const a = orgApi(t, org('excluded'));
+      for (const id of ['MI-1', 'MI-1(1)', 'MI-2']) await a.applicability(CATALOG_ID, id, false, 'no models');
+      const row = expectStatus(await a.call('GET', `${a.base}/frameworks`), 200)
+        .json()
+        .frameworks.find((f: { frameworkId: string }) => f.frameworkId === CATALOG_ID);
+      expect(row).toMatchObject({
+        score: null,
+        directScore: null,
+        coverage: null,
+        counts: counts(0, 0, 0, 3),
+        assessed: { direct: 0, inferred: 0, none: 0 },
+      });
+      const history = await a.call('GET', `${a.base}/frameworks/${CATALOG_ID}/compliance/history`);
+      expect(expectStatus(history, 200).json().points.at(-1)).toMatchObject({
+        score: null,
+        counts: counts(0, 0, 0, 3),
+      });
+      expect(await a.gaps(CATALOG_ID)).toEqual([]);
     });
   });
 
