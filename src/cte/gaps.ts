@@ -198,7 +198,7 @@ export function howToRecord(input: { ref: RequirementRef; orgId?: string }): str
   const command = `comply --org ${shellWord(org)} assess ${shellWord(frameworkId)} ${shellWord(requirementId)} --status implemented --reviewer <you>`;
   const orgPath = input.orgId ? encodeURIComponent(input.orgId) : '{orgId}';
   const route = `PUT /api/v1/orgs/${orgPath}/frameworks/${encodeURIComponent(frameworkId)}/requirements/${encodeURIComponent(requirementId)}/status`;
-  return `Once it is met, record it: \`${command}\` (${route}); if it does not apply, record why with \`--not-applicable --justification …\`.`;
+  return `Once it is met, record it: \`${command}\` (${route}); if it does not apply, record why with \`--not-applicable --justification … --reviewer <you>\`.`;
 }
 
 /** Says where a direct record and the crosswalk's inference disagree, so that a reviewer looks again. */

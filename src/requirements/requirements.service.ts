@@ -182,10 +182,11 @@ async function judge(
   judgement: Judgement,
   author: ChangeAuthor,
   check?: (current: { status: RequirementStatus | null } | undefined) => void,
+  options?: { create: boolean },
 ): Promise<RequirementEntry> {
   const { library } = await currentLibrary(em);
   requireRequirement(library, key.frameworkId, key.requirementId);
-  await writeJudgement(em, key, judgement, author, check);
+  await writeJudgement(em, key, judgement, author, check, options);
   return getRequirement(em, key.orgId, key.frameworkId, key.requirementId);
 }
 
@@ -219,11 +220,20 @@ export function setRequirementApplicability(
  * Withdraws the direct status and applicability: the requirement falls back to what the crosswalk infers.
  * Evidence, owner and note stay. ISO/IEC 42001 controls always keep their record (`409`).
  */
-export function withdrawAssessment(
+export async function withdrawAssessment(
   em: Em,
   key: RecordKey,
   input: { actor: string; keyId: string | null },
 ): Promise<RequirementEntry> {
+  return withdrawKnown(em, key, input);
+}
+
+async function withdrawKnown(
+  em: Em,
+  key: RecordKey,
+  input: { actor: string; keyId: string | null },
+): Promise<RequirementEntry> {
+  requireRequirement((await currentLibrary(em)).library, key.frameworkId, key.requirementId);
   if (key.frameworkId === ISO_42001) {
     throw conflict('ISO/IEC 42001 controls always keep their record: set a status or applicability instead', {
       frameworkId: key.frameworkId,
@@ -235,6 +245,8 @@ export function withdrawAssessment(
     key,
     { status: null, applicable: null, justification: null, reviewer: null },
     { actor: input.actor, keyId: input.keyId, note: 'assessment withdrawn' },
+    undefined,
+    { create: false },
   );
 }
 
@@ -387,10 +399,15 @@ export async function frameworkHistory(
     }
     return result;
   });
+  // The current point is the live score, which also counts implemented records whose evidence has all
+  // expired as in progress; finished periods count recorded statuses, as the ISO 42001 history does.
+  const live = bounds.some((bound) => !Number.isFinite(bound))
+    ? scoreRows((await analysisOf(em, orgId)).coverage.forFramework(frameworkId))
+    : undefined;
   const points = periods.map((period, index) => {
     const bound = bounds[index];
     const existed = bound > createdAt.getTime();
-    const result = existed ? measured.get(bound) : undefined;
+    const result = !existed ? undefined : Number.isFinite(bound) ? measured.get(bound) : live;
     const counts = result?.counts ?? NO_COUNTS;
     return {
       periodStart: period.start.toISOString(),

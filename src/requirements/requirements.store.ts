@@ -206,6 +206,7 @@ export async function writeJudgement(
   judgement: Judgement,
   author: ChangeAuthor,
   check: (current: CurrentJudgement | undefined) => void = () => {},
+  options: { create: boolean } = { create: true },
 ): Promise<CurrentJudgement | undefined> {
   return em.transactional(async (tx) => {
     const now = new Date();
@@ -216,6 +217,8 @@ export async function writeJudgement(
       params,
     );
     check(current);
+    // Nothing to withdraw from a record that does not exist: leave no empty record behind.
+    if (!current && !options.create) return undefined;
     if (!current) {
       // Concurrent first writes: one inserts, the other waits on the row lock of the winner.
       await tx.execute(

@@ -814,7 +814,7 @@ describe.each(dbKinds)('assessments of every framework on %s', (kind) => {
 
     // CONTRACT: "Unknown framework or requirement → 404". The withdrawal refuses ISO 42001 first
     // (requirements.service.ts withdrawAssessment), so an id that is no control gets 409 claiming it is one.
-    it.fails('answers a withdrawal on an unknown ISO 42001 control with 404, not 409', async () => {
+    it('answers a withdrawal on an unknown ISO 42001 control with 404, not 409', async () => {
       const a = errorsOrg();
       const res = await a.call('DELETE', `${a.requirement('iso-42001', 'A.99')}/assessment`);
       expect(res.statusCode).toBe(404);

@@ -598,7 +598,7 @@ describe.each(dbKinds)('propagation of every framework’s records on %s', (kind
     // `evidenceExpired: false` for every record (readStatesAndChanges), so its current point counts A.6.2.8
     // as implemented and gives Art. 12, 19 and 26(6) implemented, while the current score of the same
     // framework at the same instant (analysisOf → loadOrgState) counts them in progress.
-    it.fails('gives the same counts in the current history point as in the current score', async () => {
+    it('gives the same counts in the current history point as in the current score', async () => {
       const score = await a.compliance('eu-ai-act');
       const res = await a.call('GET', `${a.base}/frameworks/eu-ai-act/compliance/history?interval=daily`);
       expect(expectStatus(res, 200).json().points.at(-1)).toMatchObject({
