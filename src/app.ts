@@ -25,6 +25,7 @@ import { orgRoutes } from './orgs/orgs.routes.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandler, renderFrameworkError } from './plugins/error-handler.js';
 import { registerNulGuard } from './plugins/nul-guard.js';
+import { clientErrorHandler, registerClosingGuard } from './plugins/server-responses.js';
 import { sidecarKeyRoutes } from './sidecars/sidecar-keys.routes.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -63,6 +64,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
     frameworkErrors: renderFrameworkError,
+    clientErrorHandler,
+    return503OnClosing: false,
     ajv: { customOptions: {} },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -72,6 +75,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
 
   registerErrorHandler(app);
+  registerClosingGuard(app);
   registerNulGuard(app);
 
   await app.register(swagger, {
