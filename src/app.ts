@@ -10,6 +10,7 @@ import { attestationRoutes } from './attestations/attestations.routes.js';
 import { keyRoutes } from './auth/keys.routes.js';
 import { KeyResolver } from './auth/keys.service.js';
 import { OrgReadCache } from './cache/org-read-cache.js';
+import { RevocationBus } from './cache/revocations.js';
 import { complianceRoutes } from './compliance/compliance.routes.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
@@ -26,6 +27,7 @@ import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandler, renderFrameworkError } from './plugins/error-handler.js';
 import { registerNulGuard } from './plugins/nul-guard.js';
 import { clientErrorHandler, registerClosingGuard } from './plugins/server-responses.js';
+import { sidecarKeyCache } from './sidecars/sidecar-keys.cache.js';
 import { sidecarKeyRoutes } from './sidecars/sidecar-keys.routes.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -130,7 +132,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (orgId !== undefined && request.method !== 'GET' && request.method !== 'HEAD')
       readCache.invalidate(orgId);
   });
-  const ctx: AppContext = { config, db, jobs, keys, readCache, log: app.log };
+  const sidecarKeys = sidecarKeyCache(db);
+  const revocations = new RevocationBus(options.redis ?? null, {
+    evict: (revocation) =>
+      revocation.kind === 'api-key'
+        ? keys.evict(revocation.keyId)
+        : sidecarKeys.evict(revocation.orgId, revocation.keyId),
+    clear: () => {
+      keys.clear();
+      sidecarKeys.clear();
+    },
+  });
+  revocations.start();
+  // Operators' tooling and tests watch revocations arrive (the `revocation` event).
+  app.decorate('revocations', revocations);
+  app.addHook('onClose', async () => revocations.close());
+  const ctx: AppContext = { config, db, jobs, keys, readCache, revocations, log: app.log };
   await app.register(healthRoutes, { ctx });
   await app.register(
     async (api) => {

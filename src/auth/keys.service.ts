@@ -82,8 +82,9 @@ const CACHE_TTL_MS = 10_000;
 
 /**
  * Resolves bearer secrets to principals. Lookups are by hash (the secret never reaches the database)
- * and cached briefly, because every request authenticates; a revocation through this process evicts at
- * once, one through another daemon instance takes effect within the cache TTL.
+ * and cached briefly, because every request authenticates. Revocations reach every instance's cache at
+ * once through the revocation bus (src/cache/revocations.ts); the TTL bounds staleness only while Redis is
+ * down.
  */
 export class KeyResolver {
   private readonly cache = new Map<string, { principal: Principal | null; expiresAt: number }>();
@@ -112,6 +113,10 @@ export class KeyResolver {
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(hash, { principal, expiresAt: Date.now() + CACHE_TTL_MS });
     return principal;
+  }
+
+  clear(): void {
+    this.cache.clear();
   }
 
   evict(keyId: string): void {

@@ -13,8 +13,9 @@ const MAX_ENTRIES = 10_000;
 
 /**
  * Public keys by org and key id, so that verifying a signature costs no query. Concurrent misses share
- * one lookup. A revocation through this process evicts at once; one through another daemon instance
- * takes effect within the TTL. Unknown keys are not cached, so a key registered elsewhere works at once.
+ * one lookup. Revocations reach every instance at once through the revocation bus
+ * (src/cache/revocations.ts); the TTL bounds staleness only while Redis is down. Unknown keys are not
+ * cached, so a key registered elsewhere works at once.
  */
 export class SidecarKeyCache {
   private readonly entries = new Map<string, { state: Promise<SidecarKeyState | null>; expiresAt: number }>();
@@ -36,6 +37,10 @@ export class SidecarKeyCache {
     };
     state.then((found) => found || forget(), forget);
     return state;
+  }
+
+  clear(): void {
+    this.entries.clear();
   }
 
   evict(orgId: string, keyId: string): void {
