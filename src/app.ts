@@ -27,6 +27,7 @@ import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandler, renderFrameworkError } from './plugins/error-handler.js';
 import { registerNulGuard } from './plugins/nul-guard.js';
 import { clientErrorHandler, registerClosingGuard } from './plugins/server-responses.js';
+import { registerTextGuard } from './plugins/text-guard.js';
 import { sidecarKeyCache } from './sidecars/sidecar-keys.cache.js';
 import { sidecarKeyRoutes } from './sidecars/sidecar-keys.routes.js';
 
@@ -79,6 +80,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandler(app);
   registerClosingGuard(app);
   registerNulGuard(app);
+  registerTextGuard(app);
 
   await app.register(swagger, {
     openapi: {
