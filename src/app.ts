@@ -25,6 +25,7 @@ import type { JobRunner } from './jobs/jobs.js';
 import { orgRoutes } from './orgs/orgs.routes.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandler, renderFrameworkError } from './plugins/error-handler.js';
+import { registerLingeringClose } from './plugins/lingering-close.js';
 import { registerNulGuard } from './plugins/nul-guard.js';
 import { clientErrorHandler, registerClosingGuard } from './plugins/server-responses.js';
 import { registerTextGuard } from './plugins/text-guard.js';
@@ -79,6 +80,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   registerErrorHandler(app);
   registerClosingGuard(app);
+  registerLingeringClose(app);
   registerNulGuard(app);
   registerTextGuard(app);
 
