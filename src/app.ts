@@ -22,6 +22,8 @@ import { evidenceRoutes } from './evidence/evidence.routes.js';
 import { exportRoutes } from './exports/export.routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import type { JobRunner } from './jobs/jobs.js';
+import type { Metrics } from './metrics/metrics.js';
+import { registerHttpMetrics } from './metrics/metrics.server.js';
 import { orgRoutes } from './orgs/orgs.routes.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandler, renderFrameworkError } from './plugins/error-handler.js';
@@ -44,6 +46,8 @@ export interface BuildAppOptions {
   redis?: Redis | null;
   /** The process's logger; tests leave it out and get a quiet one. */
   logger?: FastifyBaseLogger;
+  /** Records request, queue, pool and cache metrics into this registry (served on its own port). */
+  metrics?: Metrics;
 }
 
 /**
@@ -78,6 +82,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     (httpPart === 'body' ? validators.body : validators.params).compile(schema),
   );
 
+  if (options.metrics) {
+    registerHttpMetrics(app, options.metrics);
+    options.metrics.watch({ db, jobs });
+  }
   registerErrorHandler(app);
   registerClosingGuard(app);
   registerLingeringClose(app);

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Em } from '../db.js';
 import { badRequest, resourceNotFound } from '../errors.js';
+import { reportCache } from '../metrics/events.js';
 import { ApiKey } from './api-key.entity.js';
 import type { Principal, Scope } from './scopes.js';
 
@@ -103,7 +104,9 @@ export class KeyResolver {
       return { keyId: 'bootstrap', orgId: null, scopes: ['admin'] };
     }
     const cached = this.cache.get(hash);
-    if (cached && cached.expiresAt > Date.now()) return cached.principal;
+    const hit = cached !== undefined && cached.expiresAt > Date.now();
+    reportCache('api-keys', hit);
+    if (hit) return cached.principal;
     const row = await this.em().findOne(ApiKey, { keyHash: hash });
     // The index lookup found the row by hash; the constant-time compare keeps the check itself uniform.
     const principal =

@@ -241,6 +241,23 @@ export class BullmqJobRunner implements JobRunner {
     return this.flushing;
   }
 
+  /** Jobs per state in every queue this daemon has used (metrics); bounded like every Redis call. */
+  async depth(): Promise<Record<string, Record<string, number>>> {
+    const entries = await Promise.all(
+      [...this.queues].map(async ([name, queue]) => {
+        const counts = await this.bounded(
+          queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'failed'),
+          `count ${name}`,
+        );
+        return [
+          name,
+          { ...counts, parked: [...this.parked.values()].filter((p) => p.job.name === name).length },
+        ];
+      }),
+    );
+    return Object.fromEntries(entries);
+  }
+
   /** Jobs and schedules waiting for Redis (for health output and tests). */
   pending(): { jobs: number; schedules: number } {
     return { jobs: this.parked.size, schedules: this.schedules.size };

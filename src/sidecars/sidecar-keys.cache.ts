@@ -1,5 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import type { Database } from '../db.js';
+import { reportCache } from '../metrics/events.js';
 import { ed25519FromStored } from './ed25519.js';
 import { findSidecarKey } from './sidecar-keys.service.js';
 
@@ -25,7 +26,9 @@ export class SidecarKeyCache {
   get(orgId: string, keyId: string): Promise<SidecarKeyState | null> {
     const cacheKey = `${orgId}\u0000${keyId}`;
     const cached = this.entries.get(cacheKey);
-    if (cached && cached.expiresAt > Date.now()) return cached.state;
+    const hit = cached !== undefined && cached.expiresAt > Date.now();
+    reportCache('sidecar-keys', hit);
+    if (hit) return cached.state;
     const state = findSidecarKey(this.db.em(), orgId, keyId).then((row) =>
       row ? { key: ed25519FromStored(row.publicKey).key, revoked: row.revoked } : null,
     );
