@@ -71,7 +71,7 @@ async function verify(daemon: Daemon, before: Witness): Promise<void> {
 
 /** The backup and restore procedures of the README, for both storage modes, each into a fresh daemon. */
 describe('backup and restore', () => {
-  const cleanup: (() => Promise<unknown> | void)[] = [];
+  const cleanup: (() => unknown)[] = [];
   afterAll(async () => {
     for (const step of cleanup.reverse()) await step();
   });
