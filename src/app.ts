@@ -10,6 +10,7 @@ import { attestationRoutes } from './attestations/attestations.routes.js';
 import { keyRoutes } from './auth/keys.routes.js';
 import { KeyResolver } from './auth/keys.service.js';
 import { OrgReadCache } from './cache/org-read-cache.js';
+import { RevocationBus } from './cache/revocations.js';
 import { complianceRoutes } from './compliance/compliance.routes.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
@@ -21,11 +22,17 @@ import { evidenceRoutes } from './evidence/evidence.routes.js';
 import { exportRoutes } from './exports/export.routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import type { JobRunner } from './jobs/jobs.js';
+import type { Metrics } from './metrics/metrics.js';
+import { registerHttpMetrics } from './metrics/metrics.server.js';
 import { orgRoutes } from './orgs/orgs.routes.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandler, renderFrameworkError } from './plugins/error-handler.js';
+import { registerLingeringClose } from './plugins/lingering-close.js';
 import { registerNulGuard } from './plugins/nul-guard.js';
+import { clientErrorHandler, registerClosingGuard } from './plugins/server-responses.js';
+import { registerTextGuard } from './plugins/text-guard.js';
 import { requirementRoutes } from './requirements/requirements.routes.js';
+import { sidecarKeyCache } from './sidecars/sidecar-keys.cache.js';
 import { sidecarKeyRoutes } from './sidecars/sidecar-keys.routes.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -40,6 +47,8 @@ export interface BuildAppOptions {
   redis?: Redis | null;
   /** The process's logger; tests leave it out and get a quiet one. */
   logger?: FastifyBaseLogger;
+  /** Records request, queue, pool and cache metrics into this registry (served on its own port). */
+  metrics?: Metrics;
 }
 
 /**
@@ -64,6 +73,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
     frameworkErrors: renderFrameworkError,
+    clientErrorHandler,
+    return503OnClosing: false,
     ajv: { customOptions: {} },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -72,8 +83,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     (httpPart === 'body' ? validators.body : validators.params).compile(schema),
   );
 
+  if (options.metrics) {
+    registerHttpMetrics(app, options.metrics);
+    options.metrics.watch({ db, jobs });
+  }
   registerErrorHandler(app);
+  registerClosingGuard(app);
+  registerLingeringClose(app);
   registerNulGuard(app);
+  registerTextGuard(app);
 
   await app.register(swagger, {
     openapi: {
@@ -127,7 +145,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (orgId !== undefined && request.method !== 'GET' && request.method !== 'HEAD')
       readCache.invalidate(orgId);
   });
-  const ctx: AppContext = { config, db, jobs, keys, readCache, log: app.log };
+  const sidecarKeys = sidecarKeyCache(db);
+  const revocations = new RevocationBus(options.redis ?? null, {
+    evict: (revocation) =>
+      revocation.kind === 'api-key'
+        ? keys.evict(revocation.keyId)
+        : sidecarKeys.evict(revocation.orgId, revocation.keyId),
+    clear: () => {
+      keys.clear();
+      sidecarKeys.clear();
+    },
+  });
+  revocations.start();
+  // Operators' tooling and tests watch revocations arrive (the `revocation` event).
+  app.decorate('revocations', revocations);
+  app.addHook('onClose', async () => revocations.close());
+  const ctx: AppContext = { config, db, jobs, keys, readCache, revocations, log: app.log };
   await app.register(healthRoutes, { ctx });
   await app.register(
     async (api) => {

@@ -16,6 +16,8 @@ export interface Config {
   /** Upper bound for a request waiting on a queued job (exports). */
   jobWaitMs: number;
   embeddings: { modelDir: string; modelName: string };
+  /** Port of the separate Prometheus `GET /metrics` listener (on `host`); null: no metrics endpoint. */
+  metricsPort: number | null;
 }
 
 export class ConfigError extends Error {}
@@ -76,6 +78,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       modelDir: path.resolve(env.COMPLY_MODEL_DIR || './models'),
       modelName: env.COMPLY_EMBEDDING_MODEL || 'Xenova/all-MiniLM-L6-v2',
     }),
+    metricsPort: env.COMPLY_METRICS_PORT ? integer(env, 'COMPLY_METRICS_PORT', 0, 0, 65535) : null,
   });
 }
 

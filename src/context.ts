@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { KeyResolver } from './auth/keys.service.js';
 import type { OrgReadCache } from './cache/org-read-cache.js';
+import type { RevocationBus } from './cache/revocations.js';
 import type { Config } from './config.js';
 import type { Database } from './db.js';
 import type { JobRunner } from './jobs/jobs.js';
@@ -13,5 +14,7 @@ export interface AppContext {
   keys: KeyResolver;
   /** Serialized hot reads per org; writers invalidate the org after their commit. */
   readCache: OrgReadCache;
+  /** Call after a key revocation commits: evicts it here and on every other daemon instance. */
+  revocations: RevocationBus;
   log: FastifyBaseLogger;
 }

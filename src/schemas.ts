@@ -22,6 +22,7 @@ export const errorResponses = {
   409: ErrorEnvelopeSchema,
   429: ErrorEnvelopeSchema,
   500: ErrorEnvelopeSchema,
+  503: ErrorEnvelopeSchema,
 };
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });

@@ -8,6 +8,8 @@ import { seedControlLibrary } from './controls/library.seed.js';
 import { type Database, openDatabase } from './db.js';
 import { createJobRunner } from './jobs/create-job-runner.js';
 import { createRedis } from './jobs/redis.js';
+import { Metrics } from './metrics/metrics.js';
+import { startMetricsServer } from './metrics/metrics.server.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -26,7 +28,8 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
   const redis = config.redisUrl
     ? createRedis(config.redisUrl, 'command', log, 'rate-limit', { commandTimeoutMs: 250 })
     : null;
-  const app = await buildApp({ config, db, jobs, redis, logger: log });
+  const metrics = config.metricsPort === null ? undefined : new Metrics();
+  const app = await buildApp({ config, db, jobs, redis, logger: log, metrics });
 
   if (!config.adminKey && (await countKeys(db.em())) === 0) {
     const key = await createKey(db.em(), { orgId: null, scopes: ['admin'], name: 'bootstrap' });
@@ -37,7 +40,13 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
   }
 
   const address = await app.listen({ host: config.host, port: config.port });
-  app.log.info({ database: db.kind, jobs: jobs.kind }, `comply listening on ${address}`);
+  const metricsServer = metrics
+    ? await startMetricsServer(metrics, config.host, config.metricsPort as number)
+    : null;
+  app.log.info(
+    { database: db.kind, jobs: jobs.kind, metrics: metricsServer?.url },
+    `comply listening on ${address}`,
+  );
   // Never fatal: with Redis down the schedule is applied once it answers.
   await scheduleComplianceRollup(jobs).catch((error) =>
     app.log.warn({ err: error }, 'could not schedule the compliance roll-up'),
@@ -46,6 +55,8 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
   const close = () => {
     closing ??= (async () => {
       await app.close();
+      await metricsServer?.close();
+      metrics?.close();
       await jobs.close();
       redis?.disconnect();
       await db.close();

@@ -2,6 +2,7 @@ import type { Static } from 'typebox';
 import type { Database } from '../db.js';
 import { AppError, badRequest, conflict, invalidField } from '../errors.js';
 import { insertEvidence, type NewEvidence } from '../evidence/evidence.store.js';
+import { reportIngestBatch } from '../metrics/events.js';
 import { sidecarKeyCache } from '../sidecars/sidecar-keys.cache.js';
 import { ISO_42001 } from '../vocabulary.js';
 import { checkSignature } from './attestation.signature.js';
@@ -211,15 +212,19 @@ export class AttestationIngest {
     const primaries = new Map<string, PreparedAttestation>();
     for (const item of items) if (!primaries.has(keyOf(item))) primaries.set(keyOf(item), item);
     const rows = [...primaries.values()];
-    const created = await this.db.em().transactional(async (tx) => {
-      const inserted = await insertAttestations(tx, rows, receivedAt);
-      const fresh = rows.filter((row) => inserted.has(keyOf(row)));
-      await insertEvidence(
-        tx,
-        fresh.flatMap((row) => evidenceOf(row, receivedAt)),
-      );
-      return inserted;
-    });
+    const started = performance.now();
+    const created = await this.db
+      .em()
+      .transactional(async (tx) => {
+        const inserted = await insertAttestations(tx, rows, receivedAt);
+        const fresh = rows.filter((row) => inserted.has(keyOf(row)));
+        await insertEvidence(
+          tx,
+          fresh.flatMap((row) => evidenceOf(row, receivedAt)),
+        );
+        return inserted;
+      })
+      .finally(() => reportIngestBatch({ rows: rows.length, seconds: (performance.now() - started) / 1000 }));
 
     const outcomes: Outcome<IngestResult>[] = new Array(items.length);
     const taken: number[] = [];

@@ -95,7 +95,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       const em = ctx.db.em();
       await requireOrg(em, request.params.orgId);
       await revokeKey(em, request.params.orgId, request.params.keyId);
-      ctx.keys.evict(request.params.keyId);
+      await ctx.revocations.revoked({ kind: 'api-key', keyId: request.params.keyId });
       request.log.info({ keyId: request.params.keyId }, 'api key revoked');
       return reply.status(204).send(null);
     },

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Em } from '../db.js';
 import { badRequest, resourceNotFound } from '../errors.js';
+import { reportCache } from '../metrics/events.js';
 import { ApiKey } from './api-key.entity.js';
 import type { Principal, Scope } from './scopes.js';
 
@@ -82,8 +83,9 @@ const CACHE_TTL_MS = 10_000;
 
 /**
  * Resolves bearer secrets to principals. Lookups are by hash (the secret never reaches the database)
- * and cached briefly, because every request authenticates; a revocation through this process evicts at
- * once, one through another daemon instance takes effect within the cache TTL.
+ * and cached briefly, because every request authenticates. Revocations reach every instance's cache at
+ * once through the revocation bus (src/cache/revocations.ts); the TTL bounds staleness only while Redis is
+ * down.
  */
 export class KeyResolver {
   private readonly cache = new Map<string, { principal: Principal | null; expiresAt: number }>();
@@ -102,7 +104,9 @@ export class KeyResolver {
       return { keyId: 'bootstrap', orgId: null, scopes: ['admin'] };
     }
     const cached = this.cache.get(hash);
-    if (cached && cached.expiresAt > Date.now()) return cached.principal;
+    const hit = cached !== undefined && cached.expiresAt > Date.now();
+    reportCache('api-keys', hit);
+    if (hit) return cached.principal;
     const row = await this.em().findOne(ApiKey, { keyHash: hash });
     // The index lookup found the row by hash; the constant-time compare keeps the check itself uniform.
     const principal =
@@ -112,6 +116,10 @@ export class KeyResolver {
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(hash, { principal, expiresAt: Date.now() + CACHE_TTL_MS });
     return principal;
+  }
+
+  clear(): void {
+    this.cache.clear();
   }
 
   evict(keyId: string): void {

@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
+import { reportCache } from '../metrics/events.js';
 
 const CHANNEL = 'comply:org-invalidate';
 
@@ -59,7 +60,9 @@ export class OrgReadCache {
   ): Promise<string> {
     const usable = this.usable();
     const hit = usable ? this.entries.get(orgId)?.get(key) : undefined;
-    if (hit && hit.validUntil > Date.now()) return hit.body;
+    const fresh = hit !== undefined && hit.validUntil > Date.now();
+    reportCache('org-reads', fresh);
+    if (fresh) return hit.body;
     const generation = this.generations.get(orgId) ?? 0;
     const epoch = this.epoch;
     const { value, validUntil = Number.POSITIVE_INFINITY } = await compute();

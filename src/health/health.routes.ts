@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.js';
+import { ErrorEnvelopeSchema } from '../schemas.js';
 
 const HealthSchema = Type.Object({
   status: Type.String(),
@@ -26,7 +27,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         tags: ['health'],
         summary: 'Readiness: database reachable, and the queue when Redis is configured',
         security: [],
-        response: { 200: HealthSchema, 503: HealthSchema },
+        // The envelope while the server is closing; the dependencies' state otherwise.
+        response: { 200: HealthSchema, 503: Type.Union([HealthSchema, ErrorEnvelopeSchema]) },
       },
     },
     async (_request, reply) => {

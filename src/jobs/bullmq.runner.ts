@@ -74,6 +74,8 @@ export class BullmqJobRunner implements JobRunner {
   private readonly events = new Map<string, { events: QueueEvents; connection: Redis }>();
   private readonly parked = new Map<string, ParkedJob>();
   private readonly schedules = new Map<string, Schedule>();
+  /** Every schedule ever asked for: asserted again whenever the connection comes back. */
+  private readonly registered = new Map<string, Schedule>();
   private readonly local: InProcessJobRunner | null;
   private readonly retryTimer: NodeJS.Timeout;
   private readonly callTimeoutMs: number;
@@ -86,6 +88,9 @@ export class BullmqJobRunner implements JobRunner {
     this.callTimeoutMs = options.callTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
     this.connection = createRedis(options.url, 'command', options.log, 'queue');
     this.connection.on('ready', () => {
+      // Redis may have come back without its data (a restart without persistence, a failover): the
+      // schedules live in Redis, so each reconnect asserts them again. Upserting is idempotent.
+      if (this.connectedOnce) for (const [id, schedule] of this.registered) this.schedules.set(id, schedule);
       this.connectedOnce = true;
       void this.flush();
     });
@@ -196,7 +201,9 @@ export class BullmqJobRunner implements JobRunner {
   }
 
   async repeat<P>(job: JobDefinition<P>, payload: P, options: RepeatOptions): Promise<void> {
-    this.schedules.set(options.jobId, { job: job as JobDefinition, payload, options });
+    const schedule = { job: job as JobDefinition, payload, options };
+    this.registered.set(options.jobId, schedule);
+    this.schedules.set(options.jobId, schedule);
     await this.flush();
   }
 
@@ -232,6 +239,23 @@ export class BullmqJobRunner implements JobRunner {
       }
     })();
     return this.flushing;
+  }
+
+  /** Jobs per state in every queue this daemon has used (metrics); bounded like every Redis call. */
+  async depth(): Promise<Record<string, Record<string, number>>> {
+    const entries = await Promise.all(
+      [...this.queues].map(async ([name, queue]) => {
+        const counts = await this.bounded(
+          queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'failed'),
+          `count ${name}`,
+        );
+        return [
+          name,
+          { ...counts, parked: [...this.parked.values()].filter((p) => p.job.name === name).length },
+        ];
+      }),
+    );
+    return Object.fromEntries(entries);
   }
 
   /** Jobs and schedules waiting for Redis (for health output and tests). */

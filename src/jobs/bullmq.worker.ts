@@ -2,6 +2,7 @@ import { Worker } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Database } from '../db.js';
+import { timedJob } from '../metrics/events.js';
 import { DEFAULT_QUEUE_PREFIX } from './bullmq.runner.js';
 import type { JobDefinition } from './jobs.js';
 import { createRedis } from './redis.js';
@@ -31,12 +32,14 @@ export function startBullmqWorkers(options: WorkerPoolOptions): WorkerPool {
       job.name,
       async (queued) => {
         const attempt = queued.attemptsMade + 1;
-        return job.handle(queued.data, {
-          db,
-          log: log.child({ job: job.name, jobId: queued.id, attempt }),
-          progress: (percent) => queued.updateProgress(percent),
-          attempt,
-        });
+        return timedJob(job.name, () =>
+          job.handle(queued.data, {
+            db,
+            log: log.child({ job: job.name, jobId: queued.id, attempt }),
+            progress: (percent) => queued.updateProgress(percent),
+            attempt,
+          }),
+        );
       },
       { connection, prefix: options.prefix ?? DEFAULT_QUEUE_PREFIX, concurrency: options.concurrency ?? 2 },
     );

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db.js';
+import { timedJob } from '../metrics/events.js';
 import type { JobContext, JobDefinition, JobRunner, RepeatOptions } from './jobs.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -9,6 +10,7 @@ export class InProcessJobRunner implements JobRunner {
   readonly kind = 'in-process' as const;
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly active = new Map<string, number>();
   private closed = false;
 
   constructor(
@@ -26,7 +28,12 @@ export class InProcessJobRunner implements JobRunner {
         attempt,
       };
       try {
-        return await job.handle(payload, ctx);
+        this.active.set(job.name, (this.active.get(job.name) ?? 0) + 1);
+        try {
+          return await timedJob(job.name, () => job.handle(payload, ctx));
+        } finally {
+          this.active.set(job.name, (this.active.get(job.name) ?? 1) - 1);
+        }
       } catch (error) {
         if (attempt >= attempts || this.closed) throw error;
         ctx.log.warn({ err: error }, 'job failed, retrying');
@@ -54,6 +61,10 @@ export class InProcessJobRunner implements JobRunner {
     const timer = setInterval(() => void this.enqueue(job, payload), options.everyMs);
     timer.unref();
     this.timers.add(timer);
+  }
+
+  async depth(): Promise<Record<string, Record<string, number>>> {
+    return Object.fromEntries([...this.active].map(([job, active]) => [job, { active }]));
   }
 
   async ready(): Promise<boolean> {

@@ -35,6 +35,8 @@ export interface JobRunner {
   /** Runs a job and waits for its result, at most `timeoutMs`. */
   run<P, R>(job: JobDefinition<P, R>, payload: P, options?: { timeoutMs?: number }): Promise<R>;
   repeat<P>(job: JobDefinition<P>, payload: P, options: RepeatOptions): Promise<void>;
+  /** Jobs per job name and state, for metrics (bounded; may reject when the queue is unreachable). */
+  depth?(): Promise<Record<string, Record<string, number>>>;
   /** Queue health for readiness checks. */
   ready(): Promise<boolean>;
   close(): Promise<void>;

@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
 import { type Config, ConfigError } from '../config.js';
 import { openDatabase } from '../db.js';
+import { Metrics } from '../metrics/metrics.js';
+import { startMetricsServer } from '../metrics/metrics.server.js';
 import { warmOscalValidators } from '../oscal/validation.js';
 import { closeOnSignal } from '../shutdown.js';
 import { startBullmqWorkers } from './bullmq.worker.js';
@@ -53,12 +55,20 @@ export async function startWorker(
     prefix: options.prefix,
     concurrency: options.concurrency,
   });
-  log.info({ jobs: jobs.map((job) => job.name) }, 'comply worker ready');
+  // The worker's own job durations, pool usage and event-loop lag, when a metrics port is configured.
+  const metrics = config.metricsPort === null ? null : new Metrics();
+  metrics?.watch({ db });
+  const metricsServer = metrics
+    ? await startMetricsServer(metrics, config.host, config.metricsPort as number)
+    : null;
+  log.info({ jobs: jobs.map((job) => job.name), metrics: metricsServer?.url }, 'comply worker ready');
   let closing: Promise<void> | undefined;
   return {
     close: () => {
       closing ??= (async () => {
         await pool.close();
+        await metricsServer?.close();
+        metrics?.close();
         await db.close();
       })();
       return closing;

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, envelope } from '../errors.js';
+import { dependencyUnavailable, failedDependency, RETRY_AFTER_SECONDS } from '../unavailable.js';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -44,9 +45,19 @@ export function renderFrameworkError(
  * framework's own body errors), and a masked 500 that carries the request id of its log line.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+  app.setErrorHandler((raw: FastifyError | AppError, request, reply) => {
+    // A dependency that is down (the database, Redis) is the client's cue to retry, not our fault.
+    const dependency = raw instanceof AppError ? null : failedDependency(raw);
+    const error = dependency ? dependencyUnavailable(dependency) : raw;
     if (error instanceof AppError) {
-      if (error.statusCode >= 500) request.log.error({ err: error }, error.message);
+      if (error.code === 'SERVICE_UNAVAILABLE') {
+        // One line per refusal, without a stack: an outage is not a bug, and must not flood the log.
+        request.log.warn(
+          { code: error.code, ...error.details, cause: dependency ? raw.message : undefined },
+          error.message,
+        );
+        reply.header('retry-after', String(error.details.retryAfterSeconds ?? RETRY_AFTER_SECONDS));
+      } else if (error.statusCode >= 500) request.log.error({ err: error }, error.message);
       reply.headers(error.headers);
       return reply
         .status(error.statusCode)
@@ -54,7 +65,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
           envelope(
             error.code,
             error.message,
-            error.statusCode >= 500 ? { ...error.details, requestId: request.id } : error.details,
+            error.code === 'SERVICE_UNAVAILABLE'
+              ? { retryAfterSeconds: RETRY_AFTER_SECONDS, ...error.details, requestId: request.id }
+              : error.statusCode >= 500
+                ? { ...error.details, requestId: request.id }
+                : error.details,
           ),
         );
     }

@@ -1,5 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import type { Database } from '../db.js';
+import { reportCache } from '../metrics/events.js';
 import { ed25519FromStored } from './ed25519.js';
 import { findSidecarKey } from './sidecar-keys.service.js';
 
@@ -13,8 +14,9 @@ const MAX_ENTRIES = 10_000;
 
 /**
  * Public keys by org and key id, so that verifying a signature costs no query. Concurrent misses share
- * one lookup. A revocation through this process evicts at once; one through another daemon instance
- * takes effect within the TTL. Unknown keys are not cached, so a key registered elsewhere works at once.
+ * one lookup. Revocations reach every instance at once through the revocation bus
+ * (src/cache/revocations.ts); the TTL bounds staleness only while Redis is down. Unknown keys are not
+ * cached, so a key registered elsewhere works at once.
  */
 export class SidecarKeyCache {
   private readonly entries = new Map<string, { state: Promise<SidecarKeyState | null>; expiresAt: number }>();
@@ -24,7 +26,9 @@ export class SidecarKeyCache {
   get(orgId: string, keyId: string): Promise<SidecarKeyState | null> {
     const cacheKey = `${orgId}\u0000${keyId}`;
     const cached = this.entries.get(cacheKey);
-    if (cached && cached.expiresAt > Date.now()) return cached.state;
+    const hit = cached !== undefined && cached.expiresAt > Date.now();
+    reportCache('sidecar-keys', hit);
+    if (hit) return cached.state;
     const state = findSidecarKey(this.db.em(), orgId, keyId).then((row) =>
       row ? { key: ed25519FromStored(row.publicKey).key, revoked: row.revoked } : null,
     );
@@ -36,6 +40,10 @@ export class SidecarKeyCache {
     };
     state.then((found) => found || forget(), forget);
     return state;
+  }
+
+  clear(): void {
+    this.entries.clear();
   }
 
   evict(orgId: string, keyId: string): void {

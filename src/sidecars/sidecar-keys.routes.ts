@@ -3,7 +3,6 @@ import { Type } from 'typebox';
 import type { AppContext } from '../context.js';
 import { requireOrg } from '../orgs/orgs.service.js';
 import { errorResponses, OrgIdParam } from '../schemas.js';
-import { sidecarKeyCache } from './sidecar-keys.cache.js';
 import {
   RegisterSidecarKeyBody,
   SidecarKeyListSchema,
@@ -18,8 +17,6 @@ import {
 } from './sidecar-keys.service.js';
 
 export const sidecarKeyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const cache = sidecarKeyCache(ctx.db);
-
   app.post(
     '/orgs/:orgId/sidecar-keys',
     {
@@ -100,7 +97,7 @@ export const sidecarKeyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       const { orgId, keyId } = request.params;
       await requireOrg(em, orgId);
       await revokeSidecarKey(em, orgId, keyId);
-      cache.evict(orgId, keyId);
+      await ctx.revocations.revoked({ kind: 'sidecar-key', orgId, keyId });
       request.log.info({ sidecarKeyId: keyId }, 'sidecar key revoked');
       return reply.status(204).send(null);
     },

@@ -1,0 +1,46 @@
+// The production build: TypeScript compiled by tsc into dist/, plus the files the code reads at run time,
+// laid out so that the relative paths the sources use (../../fixtures, ./schemas) hold in dist/ too.
+// `--if-stale` builds only when dist/ is missing or older than a source (bin/comply uses it in a checkout).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const dist = path.join(root, 'dist');
+const stamp = path.join(dist, '.built');
+const SOURCES = ['bin', 'src', 'workers', 'fixtures', 'scripts', 'tsconfig.json', 'tsconfig.build.json'];
+
+function newestSource() {
+  let newest = 0;
+  const visit = (file) => {
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    if (!stat) return;
+    if (stat.isDirectory()) for (const entry of fs.readdirSync(file)) visit(path.join(file, entry));
+    else newest = Math.max(newest, stat.mtimeMs);
+  };
+  for (const source of SOURCES) visit(path.join(root, source));
+  return newest;
+}
+
+if (process.argv.includes('--if-stale')) {
+  const built = fs.statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  if (built >= newestSource()) process.exit(0);
+}
+
+// Built beside dist/ and swapped in, so that a process running from dist/ never sees half a build.
+const next = `${dist}.next-${process.pid}`;
+fs.rmSync(next, { recursive: true, force: true });
+const tsc = path.join(root, 'node_modules', '.bin', 'tsc');
+if (!fs.existsSync(tsc)) {
+  console.error('comply: dist/ is missing or stale and TypeScript is not installed (npm install builds it)');
+  process.exit(1);
+}
+execFileSync(tsc, ['-p', path.join(root, 'tsconfig.build.json'), '--outDir', next], { stdio: 'inherit' });
+fs.cpSync(path.join(root, 'fixtures'), path.join(next, 'fixtures'), { recursive: true });
+fs.cpSync(path.join(root, 'src/oscal/schemas'), path.join(next, 'src/oscal/schemas'), { recursive: true });
+fs.cpSync(path.join(root, 'scripts/require-node.mjs'), path.join(next, 'scripts/require-node.mjs'));
+fs.writeFileSync(path.join(next, '.built'), new Date().toISOString());
+const old = `${dist}.old-${process.pid}`;
+if (fs.existsSync(dist)) fs.renameSync(dist, old);
+fs.renameSync(next, dist);
+fs.rmSync(old, { recursive: true, force: true });

@@ -1,0 +1,117 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ADMIN_KEY, createScratchDatabase, REDIS_TEST_URL } from '../support/app.js';
+import { COMPLY_BIN, freePort } from '../support/daemon.js';
+
+/** Resolves once `output()` matches `pattern`; rejects if the process exits first. */
+function waitForOutput(child: ReturnType<typeof spawn>, output: () => string, pattern: RegExp) {
+  return new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (pattern.test(output())) {
+        child.stdout?.off('data', check);
+        child.stderr?.off('data', check);
+        child.off('exit', exited);
+        resolve();
+      }
+    };
+    const exited = () => reject(new Error(`exited before ${pattern}:\n${output()}`));
+    child.stdout?.on('data', check);
+    child.stderr?.on('data', check);
+    child.once('exit', exited);
+    check();
+  });
+}
+
+function start(args: string[], env: Record<string, string>) {
+  const child = spawn(COMPLY_BIN, args, {
+    env: { ...process.env, LOG_LEVEL: 'info', COMPLY_ADMIN_KEY: ADMIN_KEY, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, output: () => output, exit };
+}
+
+/** The command line of a running process, as the kernel sees it. */
+const commandLine = (pid: number) =>
+  fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+
+/**
+ * SIGTERM sent to the process that `bin/comply` started, as docker or systemd sends it: the real entry,
+ * the compiled build, plain node receiving the signal itself, a graceful stop.
+ */
+describe('bin/comply under SIGTERM', () => {
+  const cleanup: (() => Promise<void> | void)[] = [];
+  afterAll(async () => {
+    for (const step of cleanup.reverse()) await step();
+  });
+
+  it('is node running the compiled build, finishes the request in flight, releases the lock and exits 0', async () => {
+    const port = await freePort();
+    const dataDir = fs.mkdtempSync(path.join(tmpdir(), 'comply-signal-'));
+    cleanup.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const daemon = start(['serve'], { PORT: String(port), COMPLY_DATA_DIR: dataDir });
+    cleanup.push(() => {
+      if (daemon.child.exitCode === null) daemon.child.kill('SIGKILL');
+    });
+    await waitForOutput(daemon.child, daemon.output, /comply listening on/);
+
+    // The pid that was spawned is node itself (bin/comply execs it), running JavaScript from dist/.
+    const argv = commandLine(daemon.child.pid as number);
+    expect(path.basename(argv[0])).toBe('node');
+    expect(argv[1]).toMatch(/dist\/bin\/comply\.js$/);
+    expect(fs.existsSync(path.join(dataDir, 'comply.lock'))).toBe(true);
+
+    // A request whose body is still arriving when the signal comes.
+    const body = JSON.stringify({ orgId: 'signal-org', name: 'Signal' });
+    const socket = net.connect(port, '127.0.0.1');
+    let response = '';
+    socket.on('data', (chunk) => {
+      response += chunk;
+    });
+    const answered = new Promise((resolve) => socket.once('end', resolve));
+    socket.write(
+      `POST /api/v1/orgs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_KEY}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+    );
+    await waitForOutput(
+      daemon.child,
+      daemon.output,
+      /"url":"\/api\/v1\/orgs".*incoming request|incoming request.*"url":"\/api\/v1\/orgs"/,
+    );
+    daemon.child.kill('SIGTERM');
+    await waitForOutput(daemon.child, daemon.output, /shutting down/);
+    socket.write(body);
+    await answered;
+    expect(response).toMatch(/^HTTP\/1.1 201 /);
+
+    expect(await daemon.exit).toEqual({ code: 0, signal: null });
+    expect(fs.existsSync(path.join(dataDir, 'comply.lock'))).toBe(false);
+  }, 120_000);
+
+  it('stops a worker cleanly: exit 0 after its shutdown line', async () => {
+    const scratch = await createScratchDatabase();
+    cleanup.push(() => scratch.drop());
+    const worker = start(['worker'], { DATABASE_URL: scratch.url, REDIS_URL: REDIS_TEST_URL });
+    cleanup.push(() => {
+      if (worker.child.exitCode === null) worker.child.kill('SIGKILL');
+    });
+    await waitForOutput(worker.child, worker.output, /comply worker ready/);
+    expect(path.basename(commandLine(worker.child.pid as number)[0])).toBe('node');
+    worker.child.kill('SIGTERM');
+    expect(await worker.exit).toEqual({ code: 0, signal: null });
+    expect(worker.output()).toMatch(/shutting down: finishing running jobs/);
+  }, 120_000);
+});
