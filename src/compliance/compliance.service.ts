@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import { controlLibrary } from '../controls/library.seed.js';
+import { withLibraryControls } from '../controls/library.seed.js';
 import type { Em } from '../db.js';
 import { readRecordStates } from '../requirements/requirements.store.js';
 import { ISO_42001, type RequirementStatus } from '../vocabulary.js';
@@ -34,21 +34,12 @@ export function scoreByDomain(rows: DomainControlState[]): DomainScore[] {
 export function isoDomainStates(
   states: readonly { requirementId: string; status: RequirementStatus | null; applicable: boolean | null }[],
 ): DomainControlState[] {
-  const { domains, controls } = controlLibrary();
-  const titles = new Map(domains.map((domain) => [domain.id, domain.title]));
-  const byId = new Map(states.map((state) => [state.requirementId, state]));
-  return controls.flatMap((control) => {
-    const state = byId.get(control.controlId);
-    if (!state) return [];
-    return [
-      {
-        domain: control.domain,
-        domainTitle: titles.get(control.domain) ?? control.domain,
-        status: state.status,
-        applicable: state.applicable,
-      },
-    ];
-  });
+  return withLibraryControls(states).map(({ domain, domainTitle, record }) => ({
+    domain,
+    domainTitle,
+    status: record.status,
+    applicable: record.applicable,
+  }));
 }
 
 /** The current score of an org: overall and per Annex A domain. */

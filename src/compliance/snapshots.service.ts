@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { IsolationLevel } from '@mikro-orm/core';
 import canonicalize from 'canonicalize';
 import type { Static } from 'typebox';
-import { controlLibrary } from '../controls/library.seed.js';
+import { withLibraryControls } from '../controls/library.seed.js';
 import type { Em } from '../db.js';
 import { conflict, resourceNotFound } from '../errors.js';
 import { isExpired, type RecordRow, readRecords } from '../requirements/requirements.store.js';
@@ -78,21 +78,15 @@ async function captureRecords(tx: Em, orgId: string, at: Date) {
   }
   const evidenceOf = (record: RecordRow) =>
     byRecord.get(stateKey(record.frameworkId, record.requirementId)) ?? [];
-  const iso42001 = new Map(
-    records
-      .filter((record) => record.frameworkId === ISO_42001)
-      .map((record) => [record.requirementId, record]),
-  );
-  const rows = isoDomainStates([...iso42001.values()]);
-  const controls: SnapshotControl[] = controlLibrary().controls.flatMap((control) => {
-    const record = iso42001.get(control.controlId);
-    if (!record) return [];
-    const items = evidenceOf(record);
-    return [
-      {
-        controlId: control.controlId,
-        domain: control.domain,
-        title: control.title,
+  const iso42001 = records.filter((record) => record.frameworkId === ISO_42001);
+  const rows = isoDomainStates(iso42001);
+  const controls: SnapshotControl[] = withLibraryControls(iso42001).map(
+    ({ controlId, domain, title, record }) => {
+      const items = evidenceOf(record);
+      return {
+        controlId,
+        domain,
+        title,
         status: record.status ?? 'not_started',
         applicable: record.applicable ?? true,
         justification: record.justification,
@@ -100,9 +94,9 @@ async function captureRecords(tx: Em, orgId: string, at: Date) {
         updatedAt: record.updatedAt,
         evidenceCount: items.length,
         evidence: items,
-      },
-    ];
-  });
+      };
+    },
+  );
   const frameworks = new Map<string, SnapshotRecord[]>();
   for (const record of records) {
     if (record.frameworkId === ISO_42001) continue;

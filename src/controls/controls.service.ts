@@ -4,7 +4,7 @@ import { invalidField, resourceNotFound } from '../errors.js';
 import { type RecordView, readRecordViews, writeJudgement } from '../requirements/requirements.store.js';
 import { ISO_42001, type RequirementStatus } from '../vocabulary.js';
 import type { ControlSchema, OrgControlSchema } from './controls.schemas.js';
-import { controlLibrary, DOMAIN_IDS } from './library.seed.js';
+import { DOMAIN_IDS, withLibraryControls } from './library.seed.js';
 
 export type ControlView = Static<typeof ControlSchema>;
 export type OrgControlView = Static<typeof OrgControlSchema>;
@@ -63,27 +63,20 @@ export async function getControl(em: Em, controlId: string): Promise<ControlView
  * requirement records, which the requirements module reads with their evidence summaries.
  */
 function orgControlViews(records: RecordView[]): OrgControlView[] {
-  const byId = new Map(records.map((record) => [record.requirementId, record]));
-  const views: OrgControlView[] = [];
-  for (const control of controlLibrary().controls) {
-    const record = byId.get(control.controlId);
-    if (!record) continue;
-    views.push({
-      controlId: control.controlId,
-      domain: control.domain,
-      title: control.title,
-      // ISO 42001 records always hold a status and an applicability.
-      status: record.status ?? 'not_started',
-      applicable: record.applicable ?? true,
-      justification: record.justification,
-      reviewer: record.reviewer,
-      updatedAt: record.updatedAt,
-      evidenceCount: record.evidenceCount,
-      evidenceExpired: record.evidenceExpired,
-      evidence: record.evidence,
-    });
-  }
-  return views;
+  return withLibraryControls(records).map(({ controlId, domain, title, record }) => ({
+    controlId,
+    domain,
+    title,
+    // ISO 42001 records always hold a status and an applicability.
+    status: record.status ?? 'not_started',
+    applicable: record.applicable ?? true,
+    justification: record.justification,
+    reviewer: record.reviewer,
+    updatedAt: record.updatedAt,
+    evidenceCount: record.evidenceCount,
+    evidenceExpired: record.evidenceExpired,
+    evidence: record.evidence,
+  }));
 }
 
 export interface OrgControlFilter {

@@ -51,3 +51,25 @@ export async function seedControlLibrary(em: Em): Promise<void> {
     await seedIsoRecords(tx);
   });
 }
+
+/** A library control with its domain title and the org's record of it. */
+export interface ControlWithRecord<R> extends LibraryControl {
+  domainTitle: string;
+  record: R;
+}
+
+/**
+ * The org's ISO/IEC 42001 records joined with the library, in library order; controls without a record are
+ * left out. Every view of an org's controls (list, score, snapshot, export) reads them through this join.
+ */
+export function withLibraryControls<R extends { requirementId: string }>(
+  records: readonly R[],
+): ControlWithRecord<R>[] {
+  const { domains, controls } = controlLibrary();
+  const titles = new Map(domains.map((domain) => [domain.id, domain.title]));
+  const byId = new Map(records.map((record) => [record.requirementId, record]));
+  return controls.flatMap((control) => {
+    const record = byId.get(control.controlId);
+    return record ? [{ ...control, domainTitle: titles.get(control.domain) ?? control.domain, record }] : [];
+  });
+}

@@ -2,7 +2,7 @@ import { IsolationLevel } from '@mikro-orm/core';
 import { complianceHistory } from '../compliance/history.service.js';
 import { countStates, scoreOf } from '../compliance/score.js';
 import { getSnapshot, type SnapshotView } from '../compliance/snapshots.service.js';
-import { controlLibrary } from '../controls/library.seed.js';
+import { controlLibrary, withLibraryControls } from '../controls/library.seed.js';
 import type { Framework } from '../cte/framework.types.js';
 import { currentLibrary, requireFramework } from '../cte/library.service.js';
 import type { Em } from '../db.js';
@@ -58,30 +58,21 @@ type ControlRow = Omit<ExportControl, 'evidence'>;
 
 /** The org's ISO/IEC 42001 controls in library order, from its requirement records. */
 async function readControls(tx: Em, orgId: string): Promise<ControlRow[]> {
-  const { domains, controls } = controlLibrary();
-  const domainTitles = new Map(domains.map((domain) => [domain.id, domain.title]));
-  const records = new Map(
-    (await readRecords(tx, orgId, ISO_42001)).map((record) => [record.requirementId, record]),
+  return withLibraryControls(await readRecords(tx, orgId, ISO_42001)).map(
+    ({ controlId, domain, domainTitle, title, description, record }) => ({
+      controlId,
+      domain,
+      domainTitle,
+      title,
+      description,
+      status: record.status ?? 'not_started',
+      applicable: record.applicable ?? true,
+      justification: record.justification,
+      reviewer: record.reviewer,
+      updatedAt: record.updatedAt,
+      evidenceCount: record.evidenceCount,
+    }),
   );
-  return controls.flatMap((control) => {
-    const record = records.get(control.controlId);
-    if (!record) return [];
-    return [
-      {
-        controlId: control.controlId,
-        domain: control.domain,
-        domainTitle: domainTitles.get(control.domain) ?? control.domain,
-        title: control.title,
-        description: control.description,
-        status: record.status ?? 'not_started',
-        applicable: record.applicable ?? true,
-        justification: record.justification,
-        reviewer: record.reviewer,
-        updatedAt: record.updatedAt,
-        evidenceCount: record.evidenceCount,
-      },
-    ];
-  });
 }
 
 const EVIDENCE_COLUMNS = `evidence_id as "evidenceId", type, title, description, file_url as "fileUrl",
