@@ -8,6 +8,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | null;
   redisUrl: string | null;
+  /** Prefix of every BullMQ key in Redis: deployments (or test runs) sharing one Redis use different ones. */
+  queuePrefix: string;
   /** Accepted as a platform key when set (automation, tests). */
   adminKey: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -49,6 +51,15 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   return raw;
 }
 
+function queuePrefix(env: Env): string {
+  const raw = env.COMPLY_QUEUE_PREFIX || 'comply';
+  // BullMQ joins its keys with ':', so the prefix itself must not contain one.
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(raw)) {
+    throw new ConfigError(`COMPLY_QUEUE_PREFIX must be 1-64 letters, digits, '.', '_' or '-', got "${raw}"`);
+  }
+  return raw;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export function loadConfig(env: Env = process.env): Readonly<Config> {
@@ -66,6 +77,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     dataDir: path.resolve(env.COMPLY_DATA_DIR || './data'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    queuePrefix: queuePrefix(env),
     adminKey,
     logLevel,
     bodyLimitBytes: integer(env, 'COMPLY_BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),

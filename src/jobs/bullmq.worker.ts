@@ -43,6 +43,19 @@ export function startBullmqWorkers(options: WorkerPoolOptions): WorkerPool {
       },
       { connection, prefix: options.prefix ?? DEFAULT_QUEUE_PREFIX, concurrency: options.concurrency ?? 2 },
     );
+    worker.on('active', (queued) =>
+      log.info({ job: job.name, jobId: queued.id, attempt: queued.attemptsMade + 1 }, 'job started'),
+    );
+    worker.on('completed', (queued) =>
+      log.info(
+        {
+          job: job.name,
+          jobId: queued.id,
+          ms: (queued.finishedOn ?? Date.now()) - (queued.processedOn ?? 0),
+        },
+        'job done',
+      ),
+    );
     worker.on('failed', (queued, error) =>
       log.warn({ err: error, job: job.name, jobId: queued?.id, attempt: queued?.attemptsMade }, 'job failed'),
     );

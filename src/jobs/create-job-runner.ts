@@ -10,10 +10,9 @@ import type { JobRunner } from './jobs.js';
  * worker process, so with PGlite jobs stay in-process even when Redis is configured.
  */
 export function createJobRunner(
-  config: Pick<Config, 'redisUrl' | 'jobWaitMs'>,
+  config: Pick<Config, 'redisUrl' | 'jobWaitMs' | 'queuePrefix'>,
   db: Database,
   log: FastifyBaseLogger,
-  options: { prefix?: string } = {},
 ): JobRunner {
   if (!config.redisUrl) return new InProcessJobRunner(db, log);
   if (db.kind === 'pglite') {
@@ -26,7 +25,7 @@ export function createJobRunner(
     url: config.redisUrl,
     db,
     log,
-    prefix: options.prefix,
+    prefix: config.queuePrefix,
     waitMs: config.jobWaitMs,
   });
 }

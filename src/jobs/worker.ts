@@ -52,7 +52,7 @@ export async function startWorker(
     db,
     log,
     jobs,
-    prefix: options.prefix,
+    prefix: options.prefix ?? config.queuePrefix,
     concurrency: options.concurrency,
   });
   // The worker's own job durations, pool usage and event-loop lag, when a metrics port is configured.

@@ -242,9 +242,11 @@ describe.runIf(dbKinds.includes('postgres'))('the embeddings job on a BullMQ wor
     const testDb = await openTestDatabase('postgres');
     const prefix = `comply-cte-${randomUUID()}`;
     const log = pino({ level: 'silent' });
-    const runner = createJobRunner({ redisUrl: REDIS_TEST_URL, jobWaitMs: 60_000 }, testDb.db, log, {
-      prefix,
-    });
+    const runner = createJobRunner(
+      { redisUrl: REDIS_TEST_URL, jobWaitMs: 60_000, queuePrefix: prefix },
+      testDb.db,
+      log,
+    );
     const worker = await startWorker(
       { ...testDb.config, redisUrl: REDIS_TEST_URL },
       { prefix, log, jobs: [cteEmbeddingsJob] },

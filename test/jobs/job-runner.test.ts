@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { complianceRollupJob } from '../../src/compliance/rollup.job.js';
@@ -22,7 +23,7 @@ describe.each(dbKinds)('jobs without Redis on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(kind, {
-      jobs: (db) => createJobRunner({ redisUrl: null, jobWaitMs: 5000 }, db, log),
+      jobs: (db) => createJobRunner({ redisUrl: null, jobWaitMs: 5000, queuePrefix: 'comply' }, db, log),
     });
     await t.createOrg('solo');
     await t.db.em().execute(`update orgs set created_at = now() - interval '3 days' where org_id = 'solo'`);
@@ -54,7 +55,11 @@ describe('choosing a runner', () => {
   it('keeps jobs in-process on PGlite even with Redis configured: no worker can open it', async () => {
     const testDb = await openTestDatabase('pglite');
     try {
-      const runner = createJobRunner({ redisUrl: REDIS_TEST_URL, jobWaitMs: 5000 }, testDb.db, log);
+      const runner = createJobRunner(
+        { redisUrl: REDIS_TEST_URL, jobWaitMs: 5000, queuePrefix: `comply-${randomUUID()}` },
+        testDb.db,
+        log,
+      );
       expect(runner.kind).toBe('in-process');
       await runner.close();
     } finally {
@@ -65,7 +70,11 @@ describe('choosing a runner', () => {
   it.runIf(dbKinds.includes('postgres'))('uses BullMQ on PostgreSQL with Redis configured', async () => {
     const testDb = await openTestDatabase('postgres');
     try {
-      const runner = createJobRunner({ redisUrl: REDIS_TEST_URL, jobWaitMs: 5000 }, testDb.db, log);
+      const runner = createJobRunner(
+        { redisUrl: REDIS_TEST_URL, jobWaitMs: 5000, queuePrefix: `comply-${randomUUID()}` },
+        testDb.db,
+        log,
+      );
       expect(runner.kind).toBe('bullmq');
       expect(await runner.ready()).toBe(true);
       await runner.close();

@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, createScratchDatabase, REDIS_TEST_URL } from '../support/app.js';
 import { COMPLY_BIN, freePort } from '../support/daemon.js';
@@ -104,7 +106,11 @@ describe('bin/comply under SIGTERM', () => {
   it('stops a worker cleanly: exit 0 after its shutdown line', async () => {
     const scratch = await createScratchDatabase();
     cleanup.push(() => scratch.drop());
-    const worker = start(['worker'], { DATABASE_URL: scratch.url, REDIS_URL: REDIS_TEST_URL });
+    const worker = start(['worker'], {
+      DATABASE_URL: scratch.url,
+      REDIS_URL: REDIS_TEST_URL,
+      COMPLY_QUEUE_PREFIX: `comply-signal-${randomUUID()}`,
+    });
     cleanup.push(() => {
       if (worker.child.exitCode === null) worker.child.kill('SIGKILL');
     });
@@ -114,4 +120,59 @@ describe('bin/comply under SIGTERM', () => {
     expect(await worker.exit).toEqual({ code: 0, signal: null });
     expect(worker.output()).toMatch(/shutting down: finishing running jobs/);
   }, 120_000);
+
+  it('lets a worker finish the export it is running before exiting 0, and the waiting request gets it', async () => {
+    const scratch = await createScratchDatabase();
+    cleanup.push(() => scratch.drop());
+    const env = {
+      DATABASE_URL: scratch.url,
+      REDIS_URL: REDIS_TEST_URL,
+      COMPLY_QUEUE_PREFIX: `comply-signal-${randomUUID()}`,
+    };
+    const port = await freePort();
+    const daemon = start(['serve'], { ...env, PORT: String(port) });
+    cleanup.push(() => {
+      if (daemon.child.exitCode === null) daemon.child.kill('SIGKILL');
+    });
+    await waitForOutput(daemon.child, daemon.output, /comply listening on/);
+    const worker = start(['worker'], env);
+    cleanup.push(() => {
+      if (worker.child.exitCode === null) worker.child.kill('SIGKILL');
+    });
+    await waitForOutput(worker.child, worker.output, /comply worker ready/);
+
+    const base = `http://127.0.0.1:${port}/api/v1`;
+    const headers = { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' };
+    const created = await fetch(`${base}/orgs`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ orgId: 'busy', name: 'Busy' }),
+    });
+    expect(created.status).toBe(201);
+    // Enough evidence that the export is still being built when the signal arrives.
+    const client = new pg.Client({ connectionString: scratch.url });
+    await client.connect();
+    await client.query(
+      `insert into evidence (evidence_id, org_id, framework_id, requirement_id, type, title, created_at)
+       select 'ev-' || g, 'busy', 'iso-42001', 'A.6.2.4', 'attestation', 'Run ' || g, now()
+       from generate_series(1, 40000) g`,
+    );
+    await client.end();
+
+    const exported = fetch(`${base}/orgs/busy/export/oscal`, { headers });
+    await waitForOutput(worker.child, worker.output, /"job":"export".*"msg":"job started"/);
+    worker.child.kill('SIGTERM');
+
+    const response = await exported;
+    expect(response.status).toBe(200);
+    const documents = (await response.json()) as Record<string, unknown>;
+    expect(Object.keys(documents).length).toBeGreaterThan(0);
+    expect(await worker.exit).toEqual({ code: 0, signal: null });
+    // The signal came while the export ran: the worker said it was stopping, then finished the job.
+    const output = worker.output();
+    const stopping = output.indexOf('shutting down: finishing running jobs');
+    const finished = output.search(/"job":"export".*"msg":"job done"/);
+    expect(stopping).toBeGreaterThan(-1);
+    expect(finished).toBeGreaterThan(stopping);
+  }, 180_000);
 });
