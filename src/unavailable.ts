@@ -10,11 +10,14 @@ export const RETRY_AFTER_SECONDS = 5;
 export type Dependency = 'database' | 'redis';
 
 const REDIS_MESSAGE = /Stream isn't writeable|Connection is closed|Reached the max retries per request/i;
+// The pool closed under a handler still running while the daemon shuts down (its client already gone).
+const DATABASE_CLOSED = /driver has already been destroyed|Cannot use a pool after calling end on the pool/i;
 
 /** Which dependency an unexpected error says is down, or null when it is a genuine fault of ours. */
 export function failedDependency(error: unknown): Dependency | null {
   if (!(error instanceof Error)) return null;
   if (error.name === 'MaxRetriesPerRequestError' || REDIS_MESSAGE.test(error.message)) return 'redis';
+  if (DATABASE_CLOSED.test(error.message)) return 'database';
   // MikroORM wraps driver errors; the driver's own error is kept as the cause.
   for (let current: unknown = error; current instanceof Error; current = current.cause) {
     if (isTransientDatabaseError(current)) return 'database';

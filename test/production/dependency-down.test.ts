@@ -9,6 +9,7 @@ import { seedControlLibrary } from '../../src/controls/library.seed.js';
 import { type Database, openDatabase } from '../../src/db.js';
 import { InProcessJobRunner } from '../../src/jobs/in-process.runner.js';
 import { createOrg } from '../../src/orgs/orgs.service.js';
+import { failedDependency } from '../../src/unavailable.js';
 import { attestation, newSidecarKey, signed } from '../attestations/helpers.js';
 import { type PrivatePostgres, startPrivatePostgres } from '../attestations/private-postgres.js';
 import { ADMIN_KEY } from '../support/app.js';
@@ -120,4 +121,16 @@ describe('PostgreSQL down', () => {
       (await get(`/api/v1/orgs/${ORG}/controls`, 'cmp_never-seen-before-key-000000000000')).statusCode,
     ).toBe(401);
   }, 60_000);
+});
+
+/**
+ * A handler still running when shutdown closes the pool (its client already gone) is a 503, not a fault:
+ * the messages of Kysely (under MikroORM) and of pg's pool once they are closed.
+ */
+describe('a database closed under a running handler', () => {
+  it('is recognised as the database being unavailable', () => {
+    expect(failedDependency(new Error('driver has already been destroyed'))).toBe('database');
+    expect(failedDependency(new Error('Cannot use a pool after calling end on the pool'))).toBe('database');
+    expect(failedDependency(new Error('column "x" does not exist'))).toBeNull();
+  });
 });
