@@ -370,7 +370,7 @@ describe('crosswalk fixture', () => {
         findRequirement(fixtureRef(e.sourceFramework, e.sourceId)) &&
         findRequirement(fixtureRef(e.targetFramework, e.targetId)),
     );
-    const direct = edges.filter((e) => e.origin !== 'scf-pivot');
+    const direct = edges.filter((e) => e.origin !== 'scf-pivot' && e.origin !== 'curated');
     expect(direct).toHaveLength(eligible.length);
     const key = (source: RequirementRef, target: RequirementRef) =>
       `${source.frameworkId}|${source.requirementId}|${target.frameworkId}|${target.requirementId}`;
@@ -587,8 +587,10 @@ describe('original frameworks and edges are unchanged by the clause frameworks',
     const original = (e: CrosswalkEdge) =>
       originalIds.includes(e.source.frameworkId) && originalIds.includes(e.target.frameworkId);
     const firstClauseEdge = edges.findIndex((e) => !original(e));
+    const firstCurated = edges.findIndex((e) => e.origin === 'curated');
     expect(firstClauseEdge).toBe(283);
-    expect(edges.slice(firstClauseEdge).every((e) => !original(e))).toBe(true);
+    expect(firstCurated).toBe(413);
+    expect(edges.slice(firstClauseEdge, firstCurated).every((e) => !original(e))).toBe(true);
     const count = new Map<string, number>();
     for (const e of edges.slice(0, firstClauseEdge)) {
       const pair = `${e.source.frameworkId} -> ${e.target.frameworkId} ${e.origin}`;
@@ -603,6 +605,25 @@ describe('original frameworks and edges are unchanged by the clause frameworks',
       'gdpr -> iso-42001 analyst': 8,
       'iso-42001 -> iso-27001 scf-pivot': 4,
     });
+  });
+
+  it('ends with our own ISO 27001 → ISO 42001 edges, each an intersection with a rationale', () => {
+    const curated = edges.slice(413);
+    expect(curated.length).toBeGreaterThanOrEqual(16);
+    for (const e of curated) {
+      expect(e).toMatchObject({
+        origin: 'curated',
+        relationship: 'intersect',
+        inferred: true,
+        source: { frameworkId: 'iso-27001' },
+        target: { frameworkId: 'iso-42001' },
+      });
+      expect(e.rationale?.length).toBeGreaterThan(20);
+    }
+    const key = (e: CrosswalkEdge) => `${e.source.requirementId}>${e.target.requirementId}`;
+    // The logging pair the propagation rule speaks of.
+    expect(curated.map(key)).toContain('A.8.15>A.6.2.8');
+    expect(new Set(curated.map(key)).size).toBe(curated.length);
   });
 
   it('leaves the curated conflicts on the original frameworks', () => {

@@ -207,7 +207,8 @@ describe.each(dbKinds)('propagation of every framework’s records on %s', (kind
 
   beforeAll(async () => {
     t = await createTestApp(kind);
-    for (const name of ['nist', 'iso27', 'clauses', 'override', 'expired']) await t.createOrg(org(name));
+    for (const name of ['nist', 'iso27', 'logging', 'clauses', 'override', 'expired'])
+      await t.createOrg(org(name));
   });
   afterAll(async () => {
     vi.useRealTimers();
@@ -333,6 +334,38 @@ describe.each(dbKinds)('propagation of every framework’s records on %s', (kind
         status: 'not_started',
         inferred: { status: 'in_progress', from: [source] },
       });
+    });
+
+    it('follows the rule on every requirement of every framework', async () => {
+      await expectEveryFrameworkToFollowTheRule(a, [source]);
+    });
+  });
+
+  describe('from ISO 27001 logging (A.8.15)', () => {
+    const source = ref('iso-27001', 'A.8.15');
+    let a: OrgApi;
+    beforeAll(async () => {
+      a = orgApi(t, org('logging'));
+      await a.status(source.frameworkId, source.requirementId, 'implemented');
+    });
+
+    it('gives ISO 42001 A.6.2.8 and, one hop further, EU AI Act Art. 12 partial credit', async () => {
+      expect(neighbourIds(ref('iso-42001', 'A.6.2.8'), 'iso-27001')).toContain('A.8.15');
+      expect(await a.get('iso-42001', 'A.6.2.8')).toMatchObject({
+        assessment: 'direct',
+        status: 'not_started',
+        inferred: { status: 'in_progress', coverage: 'partial', from: [source] },
+      });
+      const article = await a.get('eu-ai-act', 'Art. 12');
+      expect(article).toMatchObject({
+        assessment: 'inferred',
+        status: 'in_progress',
+        inferred: { status: 'in_progress', from: [source] },
+      });
+      expect(article.inferred.justifications![0].path.map((hop) => hop.to.requirementId)).toEqual([
+        'A.6.2.8',
+        'Art. 12',
+      ]);
     });
 
     it('follows the rule on every requirement of every framework', async () => {
