@@ -394,6 +394,7 @@ interface Sent {
   status: number | 'network';
   attestationId: string;
   at: number;
+  ms: number;
   envelope503?: boolean;
   errorCode?: string;
 }
@@ -450,7 +451,7 @@ async function postgresOutage(options: { outageMs: number; connections: number }
         attestationId = attestation.attestationId;
         body = JSON.stringify(attestation);
       }
-      const entry: Sent = { phase, status: 'network', attestationId, at: performance.now() };
+      const entry: Sent = { phase, status: 'network', attestationId, at: performance.now(), ms: 0 };
       try {
         const res = await fetch(`${daemon.url}/api/v1/orgs/${org}/attestations`, {
           method: 'POST',
@@ -479,6 +480,7 @@ async function postgresOutage(options: { outageMs: number; connections: number }
       } catch {
         entry.status = 'network';
       }
+      entry.ms = Math.round(performance.now() - entry.at);
       sent.push(entry);
       if (
         entry.status === 200 ||
@@ -581,11 +583,25 @@ async function postgresOutage(options: { outageMs: number; connections: number }
   const plainLines = parsedLines.filter((p) => p.json === null).length;
   const outageLines = parsedLines.filter((p) => p.line.at >= outageStart && p.line.at <= restored + 2_000);
 
+  const latency: Record<string, { p50: number; p99: number; max: number }> = {};
+  for (const name of ['before', 'outage', 'after'] as const) {
+    const times = sent
+      .filter((entry) => entry.phase === name)
+      .map((entry) => entry.ms)
+      .sort((x, y) => x - y);
+    const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
+    latency[name] = { p50: at(0.5), p99: at(0.99), max: times[times.length - 1] ?? 0 };
+  }
+  const phaseFigure = (name: string) =>
+    `${JSON.stringify(byPhase[name] ?? {})} p50 ${latency[name].p50} ms, max ${latency[name].max} ms`;
   const storedAcked = [...stored.keys()].filter((id) => acked.has(id)).length;
   const figures: Figures = [
     ['requests', sent.length],
     ['seconds', Math.round((finished - started) / 1000)],
     ['statuses', JSON.stringify(statuses)],
+    ['sent before the outage', phaseFigure('before')],
+    ['sent during the outage', phaseFigure('outage')],
+    ['sent after the outage', phaseFigure('after')],
     ['503', count503],
     ['503 with Retry-After + envelope', envelope503],
     ['500', count500],
@@ -623,6 +639,7 @@ async function postgresOutage(options: { outageMs: number; connections: number }
       requests: sent.length,
       statuses,
       byPhase,
+      latency,
       count503,
       envelope503,
       count500,
