@@ -594,6 +594,7 @@ async function postgresOutage(options: { outageMs: number; connections: number }
   }
   const phaseFigure = (name: string) =>
     `${JSON.stringify(byPhase[name] ?? {})} p50 ${latency[name].p50} ms, max ${latency[name].max} ms`;
+  const heldLong = sent.filter((entry) => entry.ms > 16_000).length;
   const storedAcked = [...stored.keys()].filter((id) => acked.has(id)).length;
   const figures: Figures = [
     ['requests', sent.length],
@@ -602,6 +603,8 @@ async function postgresOutage(options: { outageMs: number; connections: number }
     ['sent before the outage', phaseFigure('before')],
     ['sent during the outage', phaseFigure('outage')],
     ['sent after the outage', phaseFigure('after')],
+    ['longest request, ms', Math.max(0, ...sent.map((entry) => entry.ms))],
+    ['requests held > 16 s (retry window 15 s)', heldLong],
     ['503', count503],
     ['503 with Retry-After + envelope', envelope503],
     ['500', count500],
@@ -640,6 +643,13 @@ async function postgresOutage(options: { outageMs: number; connections: number }
       statuses,
       byPhase,
       latency,
+      heldLong,
+      heldLongStatuses: sent
+        .filter((entry) => entry.ms > 16_000)
+        .reduce<Record<string, number>>((counts, entry) => {
+          counts[String(entry.status)] = (counts[String(entry.status)] ?? 0) + 1;
+          return counts;
+        }, {}),
       count503,
       envelope503,
       count500,
