@@ -94,6 +94,11 @@ export class AttestationIngest {
   private readonly batcher: Batcher<PreparedAttestation, IngestResult>;
   private readonly controls: KnownControls;
   private readonly retryWindowMs: number;
+  /**
+   * When each accepted attestation's retry window closes, counted from its arrival: a request queued
+   * behind batches that are themselves retrying must not start a fresh window when its own batch begins.
+   */
+  private readonly deadlines = new WeakMap<PreparedAttestation, number>();
 
   constructor(
     private readonly db: Database,
@@ -112,6 +117,7 @@ export class AttestationIngest {
 
   /** Checks, signs off and durably stores one posted attestation. */
   async ingest(orgId: string, body: PostedAttestation, postedBy: string | null): Promise<IngestResult> {
+    const deadline = Date.now() + this.retryWindowMs;
     let prepared: PreparedAttestation;
     try {
       prepared = await this.prepare(orgId, body, postedBy);
@@ -119,6 +125,7 @@ export class AttestationIngest {
       // A cold cache (keys, controls) needs the database too.
       throw isTransientDatabaseError(error) ? unavailable() : error;
     }
+    this.deadlines.set(prepared, deadline);
     return this.batcher.add(prepared);
   }
 
@@ -180,7 +187,10 @@ export class AttestationIngest {
   }
 
   private async writeBatch(items: PreparedAttestation[]): Promise<Outcome<IngestResult>[]> {
-    const deadline = Date.now() + this.retryWindowMs;
+    // The batch gives up when its oldest request's window closes; one attempt is always made.
+    const deadline = Math.min(
+      ...items.map((item) => this.deadlines.get(item) ?? Date.now() + this.retryWindowMs),
+    );
     try {
       return await this.write(items, deadline);
     } catch {
