@@ -36,7 +36,8 @@ describe.each(dbKinds)('attestation client over HTTP on %s', (kind) => {
   });
 
   it('builds, signs and posts an L2 attestation exactly as the daemon verifies it', async () => {
-    const client = new AttestationClient({ baseUrl, apiKey, orgId: ORG });
+    // A slow machine must not turn the first attempt into a timeout and the answer into a replay.
+    const client = new AttestationClient({ baseUrl, apiKey, orgId: ORG, timeoutMs: 60_000 });
     const result = await client.attest(
       {
         level: 'L2',
@@ -70,7 +71,8 @@ describe.each(dbKinds)('attestation client over HTTP on %s', (kind) => {
       url: `/api/v1/orgs/${ORG}/sidecar-keys`,
       body: { publicKey: anonymous.publicPem },
     });
-    const client = new AttestationClient({ baseUrl, apiKey, orgId: ORG });
+    // A slow machine must not turn the first attempt into a timeout and the answer into a replay.
+    const client = new AttestationClient({ baseUrl, apiKey, orgId: ORG, timeoutMs: 60_000 });
     const result = await client.attest(
       { level: 'L2', epochId: 'client-epoch', controlIds: ['A.6.2.6'] },
       { privateKey: anonymous.privateKey },
