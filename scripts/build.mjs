@@ -59,21 +59,12 @@ fs.rmSync(old, { recursive: true, force: true });
 
 function buildConsole(outDir) {
   const vite = path.join(root, 'node_modules', '.bin', 'vite');
-  execFileSync(
-    vite,
-    [
-      'build',
-      '--config',
-      path.join(root, 'console/vite.config.ts'),
-      '--outDir',
-      outDir,
-      '--logLevel',
-      'warn',
-    ],
-    {
-      stdio: 'inherit',
-    },
-  );
+  // A production bundle whatever NODE_ENV the caller runs with (a test runner sets it to `test`).
+  const config = path.join(root, 'console/vite.config.ts');
+  execFileSync(vite, ['build', '--config', config, '--outDir', outDir, '--logLevel', 'warn'], {
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   // Served as is to clients that accept them (@fastify/static's preCompressed).
   const assets = path.join(outDir, 'assets');
   for (const name of fs.readdirSync(assets)) {

@@ -173,3 +173,11 @@ export async function download(response: Response, fallbackName: string): Promis
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
   return name;
 }
+
+/** A wide table's scroll box: focusable, so that keyboard users can scroll it too (WCAG 2.1.1). */
+export const Scroll = ({ children }: { children: ReactNode }) => (
+  // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+  <div className="scroll" tabIndex={0}>
+    {children}
+  </div>
+);

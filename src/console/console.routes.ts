@@ -53,12 +53,14 @@ export async function consoleRoutes(app: FastifyInstance, options: { dir: string
   const config = { public: true } as const;
   const schema = { hide: true } as const;
   const page = (_request: unknown, reply: FastifyReply) =>
-    secure(reply).header('cache-control', 'no-cache').sendFile('index.html');
+    secure(reply).header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
   app.get('/', { config, schema }, page);
   app.get('/index.html', { config, schema }, page);
   app.get<{ Params: { '*': string } }>('/assets/*', { config, schema }, (request, reply) =>
-    secure(reply)
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .sendFile(path.posix.join('assets', request.params['*'])),
+    // File names carry a hash of their content: a cached copy never goes stale.
+    secure(reply).sendFile(path.posix.join('assets', request.params['*']), {
+      maxAge: 365 * 24 * 3600 * 1000,
+      immutable: true,
+    }),
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { type Attestation, type Epoch, seg } from '../api';
 import { type Verification, verifyEpoch } from '../merkle';
-import { Badge, ErrorText, Field, Show, useLoad, useSession, when } from '../ui';
+import { Badge, ErrorText, Field, Scroll, Show, useLoad, useSession, when } from '../ui';
 
 const PAGE = 50;
 
@@ -86,7 +86,7 @@ export function AttestationsView({ epochId: initialEpoch }: { epochId?: string }
       <Show loaded={page}>
         {(p) => (
           <>
-            <div className="scroll">
+            <Scroll>
               <table data-testid="attestations">
                 <thead>
                   <tr>
@@ -128,7 +128,7 @@ export function AttestationsView({ epochId: initialEpoch }: { epochId?: string }
                   ))}
                 </tbody>
               </table>
-            </div>
+            </Scroll>
             <nav className="pager" aria-label="Attestation pages">
               <button
                 type="button"

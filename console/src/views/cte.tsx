@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { type Conflict, type CoverageReport, seg } from '../api';
-import { Badge, Bar, ErrorText, Field, label, pct, Show, useLoad, useSession } from '../ui';
+import { Badge, Bar, ErrorText, Field, label, pct, Scroll, Show, useLoad, useSession } from '../ui';
 
 interface RequirementCoverage {
   requirementId: string;
@@ -61,7 +61,7 @@ export function CoverageView() {
                   Row A, column B: how much of B is covered once every requirement of A is implemented. Choose
                   a cell to see what carries over.
                 </p>
-                <div className="scroll">
+                <Scroll>
                   <table className="heatmap" data-testid="heatmap">
                     <thead>
                       <tr>
@@ -100,7 +100,7 @@ export function CoverageView() {
                       ))}
                     </tbody>
                   </table>
-                </div>
+                </Scroll>
                 {cell ? <CarryOver {...cell} /> : null}
               </section>
             </div>

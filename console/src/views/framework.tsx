@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { type Evidence, type Gap, type OrgFramework, type Requirement, STATUSES, seg } from '../api';
-import { Badge, Field, label, Pager, Show, useAction, useLoad, useSession, when } from '../ui';
+import { Badge, Field, label, Pager, Scroll, Show, useAction, useLoad, useSession, when } from '../ui';
 import { ScorePanel } from './overview';
 
 const PAGE = 25;
@@ -161,7 +161,7 @@ function Requirements({ frameworkId, selected }: { frameworkId: string; selected
             : l.requirements;
           return (
             <>
-              <div className="scroll">
+              <Scroll>
                 <table className="requirements">
                   <thead>
                     <tr>
@@ -199,7 +199,7 @@ function Requirements({ frameworkId, selected }: { frameworkId: string; selected
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </Scroll>
               <Pager
                 offset={offset}
                 limit={PAGE}

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import type { Attestation, Control, FrameworkCompliance, Gap, HistoryPoint, OrgFramework } from '../api';
 import { HistoryChart } from '../chart';
-import { Badge, Bar, orgPath, pct, Show, score, useLoad, useSession, when } from '../ui';
+import { Badge, Bar, orgPath, pct, Scroll, Show, score, useLoad, useSession, when } from '../ui';
 
 export function FrameworkTable({ frameworks }: { frameworks: OrgFramework[] }) {
   return (
-    <div className="scroll">
+    <Scroll>
       <table>
         <caption>Every framework</caption>
         <thead>
@@ -35,7 +35,7 @@ export function FrameworkTable({ frameworks }: { frameworks: OrgFramework[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </Scroll>
   );
 }
 
@@ -96,7 +96,7 @@ export function ScorePanel({ frameworkId }: { frameworkId: string }) {
       <Show loaded={compliance}>
         {(c) =>
           c.byDomain.length > 0 ? (
-            <div className="scroll">
+            <Scroll>
               <table className="domains">
                 <caption>By domain</caption>
                 <thead>
@@ -120,7 +120,7 @@ export function ScorePanel({ frameworkId }: { frameworkId: string }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </Scroll>
           ) : null
         }
       </Show>

@@ -6,6 +6,7 @@ import {
   Field,
   label,
   Pager,
+  Scroll,
   Show,
   score,
   useAction,
@@ -62,7 +63,7 @@ export function SystemsView() {
       </div>
       <Show loaded={list}>
         {(l) => (
-          <div className="scroll">
+          <Scroll>
             <table data-testid="systems">
               <thead>
                 <tr>
@@ -89,7 +90,7 @@ export function SystemsView() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </Scroll>
         )}
       </Show>
       {session.me.can.write ? (
@@ -243,7 +244,7 @@ export function SnapshotsView() {
       <Show loaded={list}>
         {(l) => (
           <>
-            <div className="scroll">
+            <Scroll>
               <table data-testid="snapshots">
                 <thead>
                   <tr>
@@ -300,7 +301,7 @@ export function SnapshotsView() {
                   })}
                 </tbody>
               </table>
-            </div>
+            </Scroll>
             <Pager offset={offset} limit={20} total={l.total} onChange={setOffset} label="Snapshots" />
           </>
         )}
