@@ -21,7 +21,14 @@ export function HistoryChart({ points, title }: { points: HistoryPoint[]; title:
         axes: [{}, { values: (_u, ticks) => ticks.map((tick) => `${tick}%`) }],
         series: [
           {},
-          { label: 'Score', stroke: '#1d5fbf', width: 2, fill: 'rgba(29,95,191,0.12)', spanGaps: true },
+          {
+            label: 'Score',
+            stroke: '#1d5fbf',
+            width: 2,
+            fill: 'rgba(29,95,191,0.12)',
+            spanGaps: true,
+            points: { show: true, size: 5 },
+          },
         ],
       },
       [xs, ys as number[]],

@@ -132,8 +132,15 @@ describe('web console', () => {
     expect(response.headers.get('x-frame-options')).toBe('DENY');
     const html = await response.text();
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
-    // The API still needs a key.
+    // The API still needs a key; /me tells the console what a key may do.
     expect((await fetch(`${daemon.url}/api/v1/me`)).status).toBe(401);
+    expect(await api('GET', '/me', undefined, readKey)).toMatchObject({
+      orgId: ORG,
+      platform: false,
+      scopes: ['read'],
+      can: { read: true, write: false, export: false, admin: false },
+    });
+    expect(await api('GET', '/me')).toMatchObject({ orgId: null, platform: true, can: { write: true } });
   });
 
   it('signs in, shows the score, every framework, gaps and attestations, and passes an accessibility check', async () => {

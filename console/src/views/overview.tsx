@@ -151,10 +151,6 @@ export function Overview() {
       <h1>Overview · {session.orgName}</h1>
       <div className="grid">
         <ScorePanel frameworkId="iso-42001" />
-        <section aria-labelledby="fw-heading" className="card">
-          <h2 id="fw-heading">Frameworks</h2>
-          <Show loaded={frameworks}>{(f) => <FrameworkTable frameworks={f.frameworks} />}</Show>
-        </section>
         <section aria-labelledby="gaps-heading" className="card">
           <h2 id="gaps-heading">Critical gaps (ISO/IEC 42001)</h2>
           <Show loaded={gaps}>
@@ -164,7 +160,7 @@ export function Overview() {
                 <p>No critical gap.</p>
               ) : (
                 <ul className="gap-list" data-testid="critical-gaps">
-                  {critical.slice(0, 8).map((gap) => (
+                  {critical.slice(0, 5).map((gap) => (
                     <li key={gap.controlId}>
                       <a href={`#/frameworks/iso-42001/${encodeURIComponent(gap.controlId)}`}>
                         {gap.controlId}
@@ -173,15 +169,19 @@ export function Overview() {
                       <p>{gap.recommendation}</p>
                     </li>
                   ))}
-                  {critical.length > 8 ? (
+                  {critical.length > 5 ? (
                     <li>
-                      <a href="#/frameworks/iso-42001">and {critical.length - 8} more</a>
+                      <a href="#/frameworks/iso-42001">and {critical.length - 5} more</a>
                     </li>
                   ) : null}
                 </ul>
               );
             }}
           </Show>
+        </section>
+        <section aria-labelledby="fw-heading" className="card wide">
+          <h2 id="fw-heading">Frameworks</h2>
+          <Show loaded={frameworks}>{(f) => <FrameworkTable frameworks={f.frameworks} />}</Show>
         </section>
         <section aria-labelledby="stale-heading" className="card">
           <h2 id="stale-heading">Expired evidence</h2>
