@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { type Evidence, type Gap, type OrgFramework, type Requirement, STATUSES, seg } from '../api';
 import { Badge, Field, label, Pager, Scroll, Show, useAction, useLoad, useSession, when } from '../ui';
 import { ScorePanel } from './overview';
@@ -227,9 +227,12 @@ function RequirementPanel({ frameworkId, requirementId }: { frameworkId: string;
   const base = `/orgs/${seg(session.orgId)}/frameworks/${seg(frameworkId)}/requirements/${seg(requirementId)}`;
   const item = useLoad(() => session.api.get<Requirement>(base), [base]);
   const canWrite = session.me.can.write;
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Opening a requirement moves the focus (and the view) to its panel.
+  useEffect(() => heading.current?.focus(), []);
   return (
     <section className="panel" aria-labelledby="panel-heading" data-testid="requirement-panel">
-      <h2 id="panel-heading" tabIndex={-1}>
+      <h2 id="panel-heading" tabIndex={-1} ref={heading}>
         {requirementId}
       </h2>
       <a className="close" href={`#/frameworks/${seg(frameworkId)}`}>
