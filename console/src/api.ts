@@ -221,13 +221,12 @@ export class Api {
         ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      cache: 'no-store',
       credentials: 'omit',
     });
     if (!response.ok) {
       let envelope: { error?: { code?: string; message?: string } } = {};
       try {
-        envelope = await response.json();
+        envelope = (await response.json()) as typeof envelope;
       } catch {
         // Not the API's envelope: the status alone says it.
       }

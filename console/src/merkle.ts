@@ -1,5 +1,5 @@
 import canonicalize from 'canonicalize';
-import type { Attestation } from './api';
+import type { Attestation } from './api.js';
 
 /**
  * Checks an epoch in the browser with WebCrypto alone: each record's contentHash is recomputed from its
