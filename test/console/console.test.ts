@@ -85,6 +85,7 @@ beforeAll(async () => {
     chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] }),
   ]);
   await api('POST', '/orgs', { orgId: ORG, name: 'Acme AI' });
+  await api('POST', '/orgs', { orgId: 'beta', name: 'Beta Labs' });
   writeKey = (
     await api<{ key: string }>('POST', `/orgs/${ORG}/keys`, { scopes: ['read', 'write', 'export'] })
   ).key;
@@ -118,7 +119,7 @@ afterAll(async () => {
   await dropDatabase?.();
 });
 
-describe('web console', () => {
+describe('web console', { timeout: 60_000 }, () => {
   it('serves the page without a key, with strict security headers', async () => {
     const response = await fetch(`${daemon.url}/`);
     expect(response.status).toBe(200);
@@ -283,6 +284,17 @@ describe('web console', () => {
       `Verified: the root recomputed from 7 records is ${epoch.merkleRoot}`,
     );
     await page.screenshot({ path: path.join(SCREENSHOTS, 'attestations.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('lets a platform key choose the organization', async () => {
+    const { context, page, errors } = await signIn(ADMIN_KEY);
+    await page.getByRole('heading', { name: 'Overview · Acme AI' }).waitFor();
+    await page.getByLabel('Organization').selectOption('beta');
+    await page.getByRole('heading', { name: 'Overview · Beta Labs' }).waitFor();
+    const beta = await api<{ score: number | null }>('GET', '/orgs/beta/compliance');
+    await expect.poll(() => page.getByTestId('score').textContent()).toBe(scoreText(beta.score));
     expect(errors).toEqual([]);
     await context.close();
   });
