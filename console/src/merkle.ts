@@ -87,3 +87,11 @@ export async function verifyEpoch(records: Attestation[]): Promise<Verification>
   const root = await treeHash(hashed.map((entry) => fromHex(entry.hash)));
   return { root: toHex(root), count: records.length, mismatched };
 }
+
+/** A snapshot's contentHash recomputed here: SHA-256 of the RFC 8785 JSON of the snapshot without it. */
+export async function snapshotHash(snapshot: Record<string, unknown>): Promise<string> {
+  const { contentHash: _hash, ...content } = snapshot;
+  const text = canonicalize(content);
+  if (text === undefined) throw new TypeError('snapshot has no JSON form');
+  return toHex(await sha256(encoder.encode(text)));
+}

@@ -238,7 +238,7 @@ describe('web console', { timeout: 60_000 }, () => {
     await page.getByText('Snapshot created').waitFor();
     const row = page.locator('tr[data-snapshot="Q4 audit"]');
     await row.getByRole('button', { name: 'Verify the hash of Q4 audit' }).click();
-    await row.getByText('hash valid').waitFor();
+    await row.getByText('hash valid (recomputed here and by the server)').waitFor();
 
     await page.goto(`${daemon.url}/#/exports`);
     const [download] = await Promise.all([

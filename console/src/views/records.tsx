@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { type AiSystem, type OrgFramework, type Snapshot, seg } from '../api';
+import { snapshotHash } from '../merkle';
 import {
   Badge,
   download,
@@ -275,10 +276,19 @@ export function SnapshotsView() {
                             aria-label={`Verify the hash of ${s.label}`}
                             onClick={async () => {
                               try {
-                                const r = await session.api.get<{ valid: boolean; computedHash: string }>(
-                                  `/orgs/${seg(session.orgId)}/compliance/snapshots/${seg(s.snapshotId)}/verify`,
-                                );
-                                setChecks((c) => ({ ...c, [s.snapshotId]: r }));
+                                const path = `/orgs/${seg(session.orgId)}/compliance/snapshots/${seg(s.snapshotId)}`;
+                                const [server, full] = await Promise.all([
+                                  session.api.get<{ valid: boolean; computedHash: string }>(`${path}/verify`),
+                                  session.api.get<Record<string, unknown>>(path),
+                                ]);
+                                const local = await snapshotHash(full);
+                                setChecks((c) => ({
+                                  ...c,
+                                  [s.snapshotId]: {
+                                    valid: server.valid && local === s.contentHash,
+                                    computedHash: local,
+                                  },
+                                }));
                               } catch (error) {
                                 setChecks((c) => ({ ...c, [s.snapshotId]: (error as Error).message }));
                               }
@@ -292,7 +302,7 @@ export function SnapshotsView() {
                               : typeof check === 'string'
                                 ? check
                                 : check.valid
-                                  ? 'hash valid'
+                                  ? 'hash valid (recomputed here and by the server)'
                                   : 'hash MISMATCH'}
                           </span>
                         </td>
