@@ -12,6 +12,9 @@ export class ApiError extends Error {
   }
 }
 
+/** Sent on the window when the API refuses the key (revoked, say): the console signs out. */
+export const UNAUTHORIZED = 'comply:unauthorized';
+
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
 export interface Counts {
@@ -223,6 +226,7 @@ export class Api {
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       credentials: 'omit',
     });
+    if (response.status === 401) window.dispatchEvent(new Event(UNAUTHORIZED));
     if (!response.ok) {
       let envelope: { error?: { code?: string; message?: string } } = {};
       try {

@@ -1,6 +1,6 @@
 import { StrictMode, useCallback, useEffect, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Api, type Me } from './api';
+import { Api, type Me, UNAUTHORIZED } from './api';
 import { ErrorText, type Session, SessionContext } from './ui';
 import { AttestationsView } from './views/attestations';
 import { ConflictsView, CoverageView, SearchView } from './views/cte';
@@ -209,6 +209,15 @@ function App() {
         setRestoring(false);
       },
     );
+  }, []);
+  useEffect(() => {
+    const onRefused = () => {
+      sessionStorage.removeItem(KEY);
+      setSigned(null);
+      setError(new Error('The API no longer accepts this key: sign in again.'));
+    };
+    window.addEventListener(UNAUTHORIZED, onRefused);
+    return () => window.removeEventListener(UNAUTHORIZED, onRefused);
   }, []);
   if (restoring) return <p className="muted">Signing in…</p>;
   if (!signed) return <SignIn onSignedIn={setSigned} error={error} />;

@@ -1,5 +1,17 @@
 import canonicalize from 'canonicalize';
-import type { Attestation } from './api.js';
+
+/** The fields of a listed attestation that its hash and the epoch's root depend on. */
+export interface EpochRecord {
+  attestationId: string;
+  level: string;
+  epochId: string;
+  systemId: string | null;
+  controlIds: string[];
+  timestamp: string;
+  claims: Record<string, unknown>;
+  contentHash: string;
+  serverAssignedId: boolean;
+}
 
 /**
  * Checks an epoch in the browser with WebCrypto alone: each record's contentHash is recomputed from its
@@ -39,7 +51,7 @@ function compareBytes(a: string, b: string): number {
 }
 
 /** The signed content of a stored record, as the sidecar posted it. */
-export function contentOf(record: Attestation): string {
+export function contentOf(record: EpochRecord): string {
   const body = {
     ...(record.serverAssignedId ? {} : { attestationId: record.attestationId }),
     level: record.level,
@@ -70,7 +82,7 @@ export interface Verification {
   mismatched: string[];
 }
 
-export async function verifyEpoch(records: Attestation[]): Promise<Verification> {
+export async function verifyEpoch(records: EpochRecord[]): Promise<Verification> {
   const mismatched: string[] = [];
   const hashed = await Promise.all(
     records.map(async (record) => {

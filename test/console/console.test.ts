@@ -299,6 +299,23 @@ describe('web console', { timeout: 60_000 }, () => {
     await context.close();
   });
 
+  it('returns to the sign-in form once the key is revoked', async () => {
+    const created = await api<{ key: string; keyId: string }>('POST', `/orgs/${ORG}/keys`, {
+      scopes: ['read'],
+    });
+    const { context, page } = await signIn(created.key);
+    await api('DELETE', `/orgs/${ORG}/keys/${created.keyId}`).catch(() => undefined);
+    expect(
+      (await fetch(`${daemon.url}/api/v1/me`, { headers: { authorization: `Bearer ${created.key}` } }))
+        .status,
+    ).toBe(401);
+    await page.getByRole('link', { name: 'Conflicts' }).click();
+    await page.getByText('The API no longer accepts this key: sign in again.').waitFor();
+    await page.getByLabel('API key').waitFor();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await context.close();
+  });
+
   it('shows a read key no edit controls', async () => {
     const { context, page, errors } = await signIn(readKey);
     await page.goto(`${daemon.url}/#/frameworks/iso-42001/A.6.2.8`);

@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Attestation } from '../../console/src/api.js';
-import { verifyEpoch } from '../../console/src/merkle.js';
+import { type EpochRecord, verifyEpoch } from '../../console/src/merkle.js';
 import { contentHashOf, contentOfRecord, signedContent } from '../../src/attestations/attestation-content.js';
 import { MerkleTreeBuilder } from '../../src/attestations/epoch.merkle.js';
 
 /** The console's WebCrypto verifier (run here on Node's WebCrypto) agrees with the daemon's epoch root. */
 
-function record(index: number, overrides: Partial<Attestation> = {}): Attestation {
-  const base: Attestation = {
+function record(index: number, overrides: Partial<EpochRecord> = {}): EpochRecord {
+  const base: EpochRecord = {
     attestationId: `a-${randomBytes(4).toString('hex')}-${index}`,
     level: index % 2 ? 'L2' : 'L0',
     epochId: 'e1',
@@ -18,14 +17,15 @@ function record(index: number, overrides: Partial<Attestation> = {}): Attestatio
     claims: { drift: index / 7, text: 'é ✓ 𝄞' },
     contentHash: '',
     serverAssignedId: index % 5 === 0,
-    receivedAt: new Date().toISOString(),
     ...overrides,
   };
-  const content = signedContent(contentOfRecord({ ...base, signature: null }));
+  const content = signedContent(
+    contentOfRecord({ ...base, level: base.level as 'L0' | 'L2', signature: null, receivedAt: '' }),
+  );
   return { ...base, contentHash: contentHashOf(content) };
 }
 
-function serverRoot(records: Attestation[]): string {
+function serverRoot(records: EpochRecord[]): string {
   const sorted = [...records].sort((a, b) =>
     a.timestamp === b.timestamp
       ? Buffer.compare(Buffer.from(a.attestationId), Buffer.from(b.attestationId))
