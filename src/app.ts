@@ -19,7 +19,7 @@ import { controlRoutes } from './controls/controls.routes.js';
 import { cteRoutes } from './cte/cte.routes.js';
 import type { Database } from './db.js';
 import { AppError } from './errors.js';
-import { evidenceRoutes } from './evidence/evidence.routes.js';
+import { evidenceRoutes, expiringEvidenceRoutes } from './evidence/evidence.routes.js';
 import { exportRoutes } from './exports/export.routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import type { JobRunner } from './jobs/jobs.js';
@@ -173,6 +173,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(controlRoutes, { ctx });
       await api.register(requirementRoutes, { ctx });
       await api.register(evidenceRoutes, { ctx });
+      await api.register(expiringEvidenceRoutes, { ctx });
       await api.register(complianceRoutes, { ctx });
       await api.register(aiSystemRoutes, { ctx });
       await api.register(sidecarKeyRoutes, { ctx });

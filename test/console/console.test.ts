@@ -92,6 +92,12 @@ beforeAll(async () => {
   readKey = (await api<{ key: string }>('POST', `/orgs/${ORG}/keys`, { scopes: ['read'] })).key;
   await api('PUT', `/orgs/${ORG}/controls/A.2.2/status`, { status: 'implemented', reviewer: 'alice' });
   await api('PUT', `/orgs/${ORG}/controls/A.5.2/status`, { status: 'in_progress', reviewer: 'alice' });
+  await api('POST', `/orgs/${ORG}/controls/A.2.2/evidence`, {
+    type: 'link',
+    title: 'Policy review minutes',
+    fileUrl: 'https://files.example.com/minutes',
+    expiresAt: new Date(Date.now() + 5 * 86_400_000).toISOString(),
+  });
   await api('POST', `/orgs/${ORG}/ai-systems`, {
     name: 'Support bot',
     owner: 'cx',
@@ -161,6 +167,7 @@ describe('web console', { timeout: 60_000 }, () => {
     }
     await page.getByTestId('critical-gaps').or(page.getByText('No critical gap.')).waitFor();
     await page.getByRole('link', { name: EPOCH }).first().waitFor();
+    await page.getByTestId('expiring').getByText('Policy review minutes').waitFor();
     // The key is in this tab's session storage only: not in the URL, not in a cookie.
     expect(page.url()).not.toContain(writeKey);
     expect(await context.cookies()).toEqual([]);

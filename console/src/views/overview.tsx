@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import type { Attestation, Control, FrameworkCompliance, Gap, HistoryPoint, OrgFramework } from '../api';
+import type { Attestation, FrameworkCompliance, Gap, HistoryPoint, OrgFramework } from '../api';
 import { HistoryChart } from '../chart';
-import { Badge, Bar, orgPath, pct, Scroll, Show, score, useLoad, useSession, when } from '../ui';
+import { Badge, Bar, orgPath, Pager, pct, Scroll, Show, score, useLoad, useSession, when } from '../ui';
 
 export function FrameworkTable({ frameworks }: { frameworks: OrgFramework[] }) {
   return (
@@ -138,10 +138,6 @@ export function Overview() {
     () => session.api.get<{ gaps: Gap[] }>('/cte/gaps/iso-42001', { orgId: session.orgId }),
     [session.orgId],
   );
-  const controls = useLoad(
-    () => session.api.get<{ controls: Control[] }>(orgPath(session, '/controls')),
-    [session.orgId],
-  );
   const attestations = useLoad(
     () => session.api.get<{ attestations: Attestation[] }>(orgPath(session, '/attestations'), { limit: 5 }),
     [session.orgId],
@@ -183,31 +179,7 @@ export function Overview() {
           <h2 id="fw-heading">Frameworks</h2>
           <Show loaded={frameworks}>{(f) => <FrameworkTable frameworks={f.frameworks} />}</Show>
         </section>
-        <section aria-labelledby="stale-heading" className="card">
-          <h2 id="stale-heading">Expired evidence</h2>
-          <Show loaded={controls}>
-            {(c) => {
-              const expiredItems = c.controls.flatMap((control) =>
-                control.evidence.filter((e) => e.expired).map((e) => ({ control, evidence: e })),
-              );
-              return expiredItems.length === 0 ? (
-                <p>No listed evidence has expired.</p>
-              ) : (
-                <ul>
-                  {expiredItems.slice(0, 10).map(({ control, evidence }) => (
-                    <li key={evidence.evidenceId}>
-                      <a href={`#/frameworks/iso-42001/${encodeURIComponent(control.controlId)}`}>
-                        {control.controlId}
-                      </a>{' '}
-                      {evidence.title} <Badge kind="expired">expired</Badge>
-                      {control.evidenceExpired ? <span className="muted"> (all of its evidence)</span> : null}
-                    </li>
-                  ))}
-                </ul>
-              );
-            }}
-          </Show>
-        </section>
+        <ExpiringEvidence />
         <section aria-labelledby="att-heading" className="card">
           <h2 id="att-heading">Latest attestations</h2>
           <Show loaded={attestations}>
@@ -230,5 +202,67 @@ export function Overview() {
         </section>
       </div>
     </>
+  );
+}
+
+interface ExpiringItem {
+  evidenceId: string;
+  frameworkId: string;
+  requirementId: string;
+  title: string;
+  expiresAt: string;
+  expired: boolean;
+}
+
+/** Evidence that expired in the last 30 days or expires in the next 30, soonest first (paged by the API). */
+function ExpiringEvidence() {
+  const session = useSession();
+  const [offset, setOffset] = useState(0);
+  const list = useLoad(() => {
+    const now = Date.now();
+    return session.api.get<{ evidence: ExpiringItem[]; total: number }>(
+      orgPath(session, '/evidence/expiring'),
+      {
+        from: new Date(now - 30 * 86_400_000).toISOString(),
+        to: new Date(now + 30 * 86_400_000).toISOString(),
+        limit: 8,
+        offset,
+      },
+    );
+  }, [session.orgId, offset]);
+  return (
+    <section aria-labelledby="expiring-heading" className="card">
+      <h2 id="expiring-heading">Evidence expiring (past and next 30 days)</h2>
+      <Show loaded={list}>
+        {(l) =>
+          l.total === 0 ? (
+            <p>No evidence expires around now.</p>
+          ) : (
+            <>
+              <ul data-testid="expiring">
+                {l.evidence.map((e) => (
+                  <li key={e.evidenceId}>
+                    {e.expiresAt.slice(0, 10)}{' '}
+                    <a
+                      href={`#/frameworks/${encodeURIComponent(e.frameworkId)}/${encodeURIComponent(e.requirementId)}`}
+                    >
+                      {e.frameworkId} {e.requirementId}
+                    </a>{' '}
+                    {e.title} {e.expired ? <Badge kind="expired">expired</Badge> : null}
+                  </li>
+                ))}
+              </ul>
+              <Pager
+                offset={offset}
+                limit={8}
+                total={l.total}
+                onChange={setOffset}
+                label="Expiring evidence"
+              />
+            </>
+          )
+        }
+      </Show>
+    </section>
   );
 }
