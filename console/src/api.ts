@@ -193,17 +193,6 @@ export interface Snapshot {
   counts: Counts;
   contentHash: string;
 }
-export interface Control {
-  controlId: string;
-  domain: string;
-  title: string;
-  status: Status;
-  applicable: boolean;
-  evidenceCount: number;
-  evidenceExpired: boolean;
-  evidence: EvidenceRef[];
-}
-
 export class Api {
   constructor(private readonly key: string) {}
 
