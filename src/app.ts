@@ -13,12 +13,13 @@ import { OrgReadCache } from './cache/org-read-cache.js';
 import { RevocationBus } from './cache/revocations.js';
 import { complianceRoutes } from './compliance/compliance.routes.js';
 import type { Config } from './config.js';
+import { consoleRoutes, findConsoleDir } from './console/console.routes.js';
 import type { AppContext } from './context.js';
 import { controlRoutes } from './controls/controls.routes.js';
 import { cteRoutes } from './cte/cte.routes.js';
 import type { Database } from './db.js';
 import { AppError } from './errors.js';
-import { evidenceRoutes } from './evidence/evidence.routes.js';
+import { evidenceRoutes, expiringEvidenceRoutes } from './evidence/evidence.routes.js';
 import { exportRoutes } from './exports/export.routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import type { JobRunner } from './jobs/jobs.js';
@@ -162,6 +163,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => revocations.close());
   const ctx: AppContext = { config, db, jobs, keys, readCache, revocations, log: app.log };
   await app.register(healthRoutes, { ctx });
+  const consoleDir = findConsoleDir();
+  if (consoleDir) await app.register(consoleRoutes, { dir: consoleDir });
+  else app.log.warn('the web console is not built (npm run build builds it); / is not served');
   await app.register(
     async (api) => {
       await api.register(orgRoutes, { ctx });
@@ -169,6 +173,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(controlRoutes, { ctx });
       await api.register(requirementRoutes, { ctx });
       await api.register(evidenceRoutes, { ctx });
+      await api.register(expiringEvidenceRoutes, { ctx });
       await api.register(complianceRoutes, { ctx });
       await api.register(aiSystemRoutes, { ctx });
       await api.register(sidecarKeyRoutes, { ctx });

@@ -2,10 +2,19 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.js';
 import { requireOrg } from '../orgs/orgs.service.js';
+import { principalOf } from '../plugins/auth.js';
 import { errorResponses, OrgIdParam } from '../schemas.js';
 import type { ApiKey } from './api-key.entity.js';
-import { CreatedKeySchema, CreateKeyBody, KeyListSchema, KeyParams, KeySchema } from './keys.schemas.js';
+import {
+  CreatedKeySchema,
+  CreateKeyBody,
+  KeyListSchema,
+  KeyParams,
+  KeySchema,
+  PrincipalSchema,
+} from './keys.schemas.js';
 import { createKey, getKey, listKeys, revokeKey } from './keys.service.js';
+import { hasScope, isPlatform, SCOPES } from './scopes.js';
 
 const keyView = (key: ApiKey) => ({
   keyId: key.keyId,
@@ -17,6 +26,30 @@ const keyView = (key: ApiKey) => ({
 });
 
 export const keyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/me',
+    {
+      schema: {
+        tags: ['keys'],
+        summary: 'The key making the request: its organization (null for a platform key) and what it may do',
+        response: { 200: PrincipalSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      return {
+        keyId: principal.keyId,
+        orgId: principal.orgId,
+        platform: isPlatform(principal),
+        scopes: [...principal.scopes],
+        can: Object.fromEntries(SCOPES.map((scope) => [scope, hasScope(principal, scope)])) as Record<
+          (typeof SCOPES)[number],
+          boolean
+        >,
+      };
+    },
+  );
+
   app.post(
     '/orgs/:orgId/keys',
     {

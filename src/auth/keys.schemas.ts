@@ -41,3 +41,20 @@ export const KeySchema = Type.Object({
 
 export const KeyListSchema = Type.Object({ keys: Type.Array(KeySchema) });
 export const KeyParams = Type.Object({ orgId: OrgId, keyId: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const PrincipalSchema = Type.Object({
+  keyId: Type.String(),
+  orgId: Nullable(Type.String({ description: "The key's organization; null for a platform key" })),
+  platform: Type.Boolean({ description: 'A platform key: every organization' }),
+  scopes: Type.Array(Type.String(), { description: 'The scopes the key was issued with' }),
+  can: Type.Object(
+    {
+      read: Type.Boolean(),
+      write: Type.Boolean(),
+      attest: Type.Boolean(),
+      export: Type.Boolean(),
+      admin: Type.Boolean(),
+    },
+    { description: 'Each permission the key holds, admin including every other' },
+  ),
+});

@@ -7,7 +7,7 @@ import { resourceNotFound } from '../errors.js';
 import { requireOrg } from '../orgs/orgs.service.js';
 import { principalOf } from '../plugins/auth.js';
 import type { RecordKey } from '../requirements/requirements.store.js';
-import { errorResponses } from '../schemas.js';
+import { errorResponses, OrgIdParam } from '../schemas.js';
 import { ISO_42001 } from '../vocabulary.js';
 import {
   CreateEvidenceBody,
@@ -16,8 +16,10 @@ import {
   EvidenceListSchema,
   EvidenceParams,
   EvidenceSchema,
+  ExpiringEvidenceListSchema,
+  ExpiringEvidenceQuery,
 } from './evidence.schemas.js';
-import { addEvidence, getEvidence, listEvidence } from './evidence.service.js';
+import { addEvidence, getEvidence, listEvidence, listExpiringEvidence } from './evidence.service.js';
 
 /** Where a family of evidence routes lives and how it names the record it works on. */
 export interface EvidenceRouteFamily {
@@ -139,3 +141,31 @@ export const evidenceRoutes = evidenceRoutesFor({
   location: ({ orgId, requirementId }) =>
     `/api/v1/orgs/${encodeURIComponent(orgId)}/controls/${encodeURIComponent(requirementId)}/evidence`,
 });
+
+/** The org's evidence by expiry, across every framework: what to renew next. */
+export const expiringEvidenceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
+  app,
+  { ctx },
+) => {
+  app.get(
+    '/orgs/:orgId/evidence/expiring',
+    {
+      schema: {
+        tags: ['evidence'],
+        summary:
+          'Evidence whose expiry falls in [from, to) (default: the next 30 days), soonest first, paged',
+        params: OrgIdParam,
+        querystring: ExpiringEvidenceQuery,
+        response: { 200: ExpiringEvidenceListSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const em = ctx.db.em();
+      await requireOrg(em, request.params.orgId);
+      return {
+        orgId: request.params.orgId,
+        ...(await listExpiringEvidence(em, request.params.orgId, request.query)),
+      };
+    },
+  );
+};

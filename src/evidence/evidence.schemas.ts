@@ -78,3 +78,33 @@ export const EvidenceListSchema = Type.Object({
   limit: Type.Integer(),
   offset: Type.Integer(),
 });
+
+export const ExpiringEvidenceQuery = Type.Object({
+  from: Type.Optional(InstantString('Earliest expiry listed; default now')),
+  to: Type.Optional(InstantString('Latest expiry listed (exclusive); default 30 days after `from`')),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Page size, 1..200' }),
+  ),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
+});
+
+export const ExpiringEvidenceListSchema = Type.Object({
+  orgId: Type.String(),
+  from: Timestamp,
+  to: Timestamp,
+  evidence: Type.Array(
+    Type.Object({
+      evidenceId: Type.String(),
+      frameworkId: Type.String(),
+      requirementId: Type.String(),
+      type: EvidenceTypeSchema,
+      title: Type.String(),
+      expiresAt: Timestamp,
+      expired: Type.Boolean(),
+    }),
+    { description: 'Soonest expiry first (ties by id), across every framework' },
+  ),
+  total: Type.Integer(),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+});

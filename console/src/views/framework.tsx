@@ -1,0 +1,562 @@
+import { useEffect, useRef, useState } from 'react';
+import { type Evidence, type Gap, type OrgFramework, type Requirement, STATUSES, seg } from '../api';
+import { Badge, Field, label, Pager, Scroll, Show, useAction, useLoad, useSession, when } from '../ui';
+import { ScorePanel } from './overview';
+
+const PAGE = 25;
+
+export function FrameworkView({
+  frameworkId,
+  requirementId,
+}: {
+  frameworkId: string;
+  requirementId?: string;
+}) {
+  const session = useSession();
+  const frameworks = useLoad(
+    () => session.api.get<{ frameworks: OrgFramework[] }>(`/orgs/${seg(session.orgId)}/frameworks`),
+    [session.orgId],
+  );
+  const name = frameworks.data?.frameworks.find((f) => f.frameworkId === frameworkId)?.name ?? frameworkId;
+  return (
+    <>
+      <h1>{name}</h1>
+      <Field label="Framework">
+        {(id) => (
+          <select
+            id={id}
+            value={frameworkId}
+            onChange={(event) => {
+              window.location.hash = `#/frameworks/${encodeURIComponent(event.target.value)}`;
+            }}
+          >
+            {(frameworks.data?.frameworks ?? [{ frameworkId, name: frameworkId }]).map((f) => (
+              <option key={f.frameworkId} value={f.frameworkId}>
+                {f.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <div className="grid">
+        <ScorePanel frameworkId={frameworkId} />
+        <GapList frameworkId={frameworkId} />
+      </div>
+      <Requirements frameworkId={frameworkId} selected={requirementId} />
+    </>
+  );
+}
+
+function GapList({ frameworkId }: { frameworkId: string }) {
+  const session = useSession();
+  const [offset, setOffset] = useState(0);
+  const gaps = useLoad(
+    () =>
+      session.api.get<{ gaps: Gap[]; summary: Record<string, number> }>(`/cte/gaps/${seg(frameworkId)}`, {
+        orgId: session.orgId,
+      }),
+    [session.orgId, frameworkId],
+  );
+  return (
+    <section aria-labelledby="gap-heading" className="card">
+      <h2 id="gap-heading">Gaps by priority</h2>
+      <Show loaded={gaps}>
+        {(g) => (
+          <>
+            <p data-testid="gap-summary">
+              {g.summary.critical} critical · {g.summary.important} important · {g.summary.minor} minor
+            </p>
+            <ol className="gap-list" start={offset + 1}>
+              {g.gaps.slice(offset, offset + 10).map((gap) => (
+                <li key={gap.controlId}>
+                  <a href={`#/frameworks/${seg(frameworkId)}/${seg(gap.controlId)}`}>{gap.controlId}</a>{' '}
+                  <Badge kind={gap.priority}>{gap.priority}</Badge>{' '}
+                  <Badge kind={gap.status}>{label(gap.status)}</Badge>{' '}
+                  <span className="muted">{gap.assessment}</span>
+                  <p>{gap.recommendation}</p>
+                </li>
+              ))}
+            </ol>
+            <Pager offset={offset} limit={10} total={g.gaps.length} onChange={setOffset} label="Gaps" />
+          </>
+        )}
+      </Show>
+    </section>
+  );
+}
+
+function Requirements({ frameworkId, selected }: { frameworkId: string; selected?: string }) {
+  const session = useSession();
+  const [status, setStatus] = useState('');
+  const [assessment, setAssessment] = useState('');
+  const [applicable, setApplicable] = useState('');
+  const [text, setText] = useState('');
+  const [offset, setOffset] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new filter starts at the first page
+  useEffect(() => setOffset(0), [frameworkId, status, assessment, applicable, text]);
+  const list = useLoad(
+    () =>
+      session.api.get<{ requirements: Requirement[] }>(
+        `/orgs/${seg(session.orgId)}/frameworks/${seg(frameworkId)}/requirements`,
+        {
+          status,
+          assessment,
+          applicable,
+        },
+      ),
+    [session.orgId, frameworkId, status, assessment, applicable],
+  );
+  const needle = text.trim().toLowerCase();
+  return (
+    <section aria-labelledby="req-heading" className="card wide">
+      <h2 id="req-heading">Requirements</h2>
+      <div className="filters">
+        <Field label="Status">
+          {(id) => (
+            <select id={id} value={status} onChange={(e) => setStatus(e.target.value)}>
+              <option value="">any</option>
+              {STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {label(s)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Source">
+          {(id) => (
+            <select id={id} value={assessment} onChange={(e) => setAssessment(e.target.value)}>
+              <option value="">any</option>
+              <option value="direct">direct</option>
+              <option value="inferred">inferred</option>
+              <option value="none">none</option>
+            </select>
+          )}
+        </Field>
+        <Field label="Applicable">
+          {(id) => (
+            <select id={id} value={applicable} onChange={(e) => setApplicable(e.target.value)}>
+              <option value="">any</option>
+              <option value="true">yes</option>
+              <option value="false">no</option>
+            </select>
+          )}
+        </Field>
+        <Field label="Search">
+          {(id) => (
+            <input
+              id={id}
+              type="search"
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              placeholder="id or title"
+            />
+          )}
+        </Field>
+      </div>
+      <Show loaded={list}>
+        {(l) => {
+          const rows = needle
+            ? l.requirements.filter((r) => `${r.requirementId} ${r.title}`.toLowerCase().includes(needle))
+            : l.requirements;
+          return (
+            <>
+              <Scroll>
+                <table className="requirements">
+                  <thead>
+                    <tr>
+                      <th scope="col">Requirement</th>
+                      <th scope="col">Title</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">Source</th>
+                      <th scope="col">Applicable</th>
+                      <th scope="col">Evidence</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {rows.slice(offset, offset + PAGE).map((r) => (
+                      <tr
+                        key={r.requirementId}
+                        data-requirement={r.requirementId}
+                        aria-selected={r.requirementId === selected}
+                      >
+                        <th scope="row">
+                          <a href={`#/frameworks/${seg(frameworkId)}/${seg(r.requirementId)}`}>
+                            {r.requirementId}
+                          </a>
+                        </th>
+                        <td>{r.title}</td>
+                        <td>
+                          <Badge kind={r.status}>{label(r.status)}</Badge>
+                        </td>
+                        <td>{r.assessment}</td>
+                        <td>{r.applicable ? 'yes' : 'no'}</td>
+                        <td className="num">
+                          {r.evidenceCount}
+                          {r.evidenceExpired ? <Badge kind="expired">expired</Badge> : null}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </Scroll>
+              <Pager
+                offset={offset}
+                limit={PAGE}
+                total={rows.length}
+                onChange={setOffset}
+                label="Requirements"
+              />
+            </>
+          );
+        }}
+      </Show>
+      {selected ? (
+        <RequirementPanel
+          key={`${frameworkId}/${selected}`}
+          frameworkId={frameworkId}
+          requirementId={selected}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function RequirementPanel({ frameworkId, requirementId }: { frameworkId: string; requirementId: string }) {
+  const session = useSession();
+  const base = `/orgs/${seg(session.orgId)}/frameworks/${seg(frameworkId)}/requirements/${seg(requirementId)}`;
+  const item = useLoad(() => session.api.get<Requirement>(base), [base]);
+  const canWrite = session.me.can.write;
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Opening a requirement moves the focus (and the view) to its panel.
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <section className="panel" aria-labelledby="panel-heading" data-testid="requirement-panel">
+      <h2 id="panel-heading" tabIndex={-1} ref={heading}>
+        {requirementId}
+      </h2>
+      <a className="close" href={`#/frameworks/${seg(frameworkId)}`}>
+        Close
+      </a>
+      <Show loaded={item}>
+        {(r) => (
+          <>
+            <p>{r.title}</p>
+            <dl className="facts">
+              <dt>Status</dt>
+              <dd>
+                <Badge kind={r.status}>{label(r.status)}</Badge> ({r.assessment})
+              </dd>
+              <dt>Applicable</dt>
+              <dd>{r.applicable ? 'yes' : `no: ${r.justification ?? ''}`}</dd>
+              <dt>Reviewer</dt>
+              <dd>{r.reviewer ?? '—'}</dd>
+              <dt>Owner</dt>
+              <dd>{r.owner ?? '—'}</dd>
+              <dt>Note</dt>
+              <dd>{r.note ?? '—'}</dd>
+              <dt>Updated</dt>
+              <dd>{when(r.updatedAt)}</dd>
+            </dl>
+            <h3>What the crosswalk infers</h3>
+            <p>
+              <Badge kind={r.inferred.status}>{label(r.inferred.status)}</Badge> ({r.inferred.coverage})
+              {r.inferred.from.length > 0
+                ? ` from ${r.inferred.from.map((f) => `${f.frameworkId} ${f.requirementId}`).join(', ')}`
+                : ''}
+            </p>
+            {r.inferred.justifications && r.inferred.justifications.length > 0 ? (
+              <ul className="reasoning">
+                {r.inferred.justifications.map((j) => (
+                  <li key={`${j.frameworkId}/${j.controlId}/${j.path.length}`}>
+                    {j.frameworkId} {j.controlId} is {label(j.controlStatus)}
+                    {j.evidenceExpired ? ' (evidence expired)' : ''}: {j.credit} credit
+                    <ul>
+                      {j.path.map((step) => (
+                        <li key={`${step.from.requirementId}>${step.to.requirementId}`}>
+                          {step.from.frameworkId} {step.from.requirementId} → {step.to.frameworkId}{' '}
+                          {step.to.requirementId}: {step.relationship} ({step.origin})
+                        </li>
+                      ))}
+                    </ul>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            {canWrite ? <Edits base={base} requirement={r} frameworkId={frameworkId} /> : null}
+          </>
+        )}
+      </Show>
+      <EvidenceList base={base} canWrite={canWrite} />
+    </section>
+  );
+}
+
+function Edits({
+  base,
+  requirement,
+  frameworkId,
+}: {
+  base: string;
+  requirement: Requirement;
+  frameworkId: string;
+}) {
+  const session = useSession();
+  const status = useAction();
+  const applicability = useAction();
+  const withdraw = useAction();
+  const [form, setForm] = useState({
+    status: requirement.status as string,
+    reviewer: requirement.reviewer ?? '',
+    note: '',
+    owner: requirement.owner ?? '',
+  });
+  const [appl, setAppl] = useState({
+    applicable: requirement.applicable,
+    justification: requirement.justification ?? '',
+    reviewer: requirement.reviewer ?? '',
+  });
+  return (
+    <div className="edits">
+      <form
+        aria-labelledby="status-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          status.run(
+            () =>
+              session.api.json('PUT', `${base}/status`, {
+                body: {
+                  status: form.status,
+                  reviewer: form.reviewer,
+                  ...(form.note ? { note: form.note } : {}),
+                  ...(form.owner ? { owner: form.owner } : {}),
+                },
+              }),
+            'Status saved',
+          );
+        }}
+      >
+        <h3 id="status-form">Set status</h3>
+        <Field label="New status">
+          {(id) => (
+            <select
+              id={id}
+              value={form.status}
+              onChange={(e) => setForm({ ...form, status: e.target.value })}
+            >
+              {STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {label(s)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Reviewer">
+          {(id) => (
+            <input
+              id={id}
+              required
+              value={form.reviewer}
+              onChange={(e) => setForm({ ...form, reviewer: e.target.value })}
+            />
+          )}
+        </Field>
+        <Field label="Owner">
+          {(id) => (
+            <input id={id} value={form.owner} onChange={(e) => setForm({ ...form, owner: e.target.value })} />
+          )}
+        </Field>
+        <Field label="Note">
+          {(id) => (
+            <input id={id} value={form.note} onChange={(e) => setForm({ ...form, note: e.target.value })} />
+          )}
+        </Field>
+        <button type="submit" disabled={status.busy}>
+          Save status
+        </button>
+        {status.message}
+      </form>
+      <form
+        aria-labelledby="appl-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          applicability.run(
+            () => session.api.json('PUT', `${base}/applicability`, { body: appl }),
+            'Applicability saved',
+          );
+        }}
+      >
+        <h3 id="appl-form">Applicability</h3>
+        <Field label="Applies to the organization">
+          {(id) => (
+            <select
+              id={id}
+              value={appl.applicable ? 'true' : 'false'}
+              onChange={(e) => setAppl({ ...appl, applicable: e.target.value === 'true' })}
+            >
+              <option value="true">applicable</option>
+              <option value="false">not applicable</option>
+            </select>
+          )}
+        </Field>
+        <Field label="Justification">
+          {(id) => (
+            <textarea
+              id={id}
+              required
+              value={appl.justification}
+              onChange={(e) => setAppl({ ...appl, justification: e.target.value })}
+            />
+          )}
+        </Field>
+        <Field label="Reviewer (applicability)">
+          {(id) => (
+            <input
+              id={id}
+              required
+              value={appl.reviewer}
+              onChange={(e) => setAppl({ ...appl, reviewer: e.target.value })}
+            />
+          )}
+        </Field>
+        <button type="submit" disabled={applicability.busy}>
+          Save applicability
+        </button>
+        {applicability.message}
+      </form>
+      {frameworkId !== 'iso-42001' && requirement.assessment === 'direct' ? (
+        <div>
+          <button
+            type="button"
+            disabled={withdraw.busy}
+            onClick={() =>
+              withdraw.run(
+                () => session.api.json('DELETE', `${base}/assessment`),
+                'Withdrawn: the crosswalk decides again',
+              )
+            }
+          >
+            Withdraw the direct record
+          </button>
+          {withdraw.message}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function EvidenceList({ base, canWrite }: { base: string; canWrite: boolean }) {
+  const session = useSession();
+  const [offset, setOffset] = useState(0);
+  const list = useLoad(
+    () => session.api.get<{ evidence: Evidence[]; total: number }>(`${base}/evidence`, { limit: 10, offset }),
+    [base, offset],
+  );
+  const add = useAction();
+  const empty = { type: 'document', title: '', fileUrl: '', description: '', expiresAt: '' };
+  const [form, setForm] = useState(empty);
+  return (
+    <>
+      <h3>Evidence</h3>
+      <Show loaded={list}>
+        {(l) => (
+          <>
+            {l.evidence.length === 0 ? (
+              <p>No evidence yet.</p>
+            ) : (
+              <ul className="evidence" data-testid="evidence-list">
+                {l.evidence.map((e) => (
+                  <li key={e.evidenceId}>
+                    <Badge kind={e.type}>{e.type}</Badge>{' '}
+                    {e.fileUrl ? (
+                      <a href={e.fileUrl} rel="noopener noreferrer" target="_blank">
+                        {e.title}
+                      </a>
+                    ) : (
+                      e.title
+                    )}{' '}
+                    <span className="muted">
+                      added {when(e.createdAt)}
+                      {e.expiresAt ? ` · expires ${e.expiresAt.slice(0, 10)}` : ''}
+                    </span>
+                    {e.expired ? <Badge kind="expired">expired</Badge> : null}
+                  </li>
+                ))}
+              </ul>
+            )}
+            <Pager offset={offset} limit={10} total={l.total} onChange={setOffset} label="Evidence" />
+          </>
+        )}
+      </Show>
+      {canWrite ? (
+        <form
+          aria-labelledby="evidence-form"
+          onSubmit={async (event) => {
+            event.preventDefault();
+            const ok = await add.run(
+              () =>
+                session.api.json('POST', `${base}/evidence`, {
+                  body: {
+                    type: form.type,
+                    title: form.title,
+                    ...(form.fileUrl ? { fileUrl: form.fileUrl } : {}),
+                    ...(form.description ? { description: form.description } : {}),
+                    ...(form.expiresAt ? { expiresAt: form.expiresAt } : {}),
+                  },
+                }),
+              'Evidence added',
+            );
+            if (ok) setForm(empty);
+          }}
+        >
+          <h3 id="evidence-form">Add evidence</h3>
+          <Field label="Type">
+            {(id) => (
+              <select id={id} value={form.type} onChange={(e) => setForm({ ...form, type: e.target.value })}>
+                <option value="document">document</option>
+                <option value="link">link</option>
+                <option value="attestation">attestation</option>
+              </select>
+            )}
+          </Field>
+          <Field label="Title">
+            {(id) => (
+              <input
+                id={id}
+                required
+                value={form.title}
+                onChange={(e) => setForm({ ...form, title: e.target.value })}
+              />
+            )}
+          </Field>
+          <Field label="File URL">
+            {(id) => (
+              <input
+                id={id}
+                type="url"
+                required={form.type !== 'attestation'}
+                value={form.fileUrl}
+                onChange={(e) => setForm({ ...form, fileUrl: e.target.value })}
+              />
+            )}
+          </Field>
+          <Field label="Expires on">
+            {(id) => (
+              <input
+                id={id}
+                type="date"
+                value={form.expiresAt}
+                onChange={(e) => setForm({ ...form, expiresAt: e.target.value })}
+              />
+            )}
+          </Field>
+          <button type="submit" disabled={add.busy}>
+            Add evidence
+          </button>
+          {add.message}
+        </form>
+      ) : null}
+    </>
+  );
+}
