@@ -1,6 +1,12 @@
-/** Semantic search over a framework library: embed the query (cached), search the vector index. */
+/**
+ * Search over a framework library: a blend of the dense embedder (cosine similarity of the query with each
+ * requirement) and a BM25 lexical ranker over the same requirement texts. The dense side relates texts that
+ * share no word; the lexical side rewards the exact words and thesaurus concepts a query shares with a
+ * requirement. Score = w·cosine + (1 − w)·BM25 / (best BM25 for this query); `distance` = 1 − score.
+ */
 import type { FrameworkLibrary } from '../library.js';
-import { type Embedder, libraryDocuments } from './embedder.js';
+import { type Embedder, libraryDocuments, type RequirementDocument } from './embedder.js';
+import { LexicalIndex } from './lexical-index.js';
 import { LruCache } from './lru-cache.js';
 import { type SearchHit, VectorIndex } from './vector-index.js';
 
@@ -10,15 +16,29 @@ export interface SearchResponse {
   results: SearchHit[];
 }
 
+/** Weight of the dense similarity in the blend (the rest goes to BM25), measured on the development queries. */
+export const DENSE_WEIGHT = 0.5;
+
+/** The lexical index of requirement documents, in index order. */
+export function lexicalIndex(documents: readonly RequirementDocument[]): LexicalIndex {
+  return new LexicalIndex(documents.map(({ title, text }) => ({ title, text })));
+}
+
 export class RequirementSearch {
   private readonly queryCache: LruCache<string, Float32Array>;
 
   constructor(
     readonly embedder: Embedder,
     readonly index: VectorIndex,
+    /** Without it, search is dense only. */
+    readonly lexical?: LexicalIndex,
     cacheSize = 512,
+    readonly denseWeight = DENSE_WEIGHT,
   ) {
     this.queryCache = new LruCache(cacheSize);
+    if (lexical && lexical.size !== index.size) {
+      throw new Error('The lexical and vector indexes must hold the same requirements');
+    }
   }
 
   /** Embeds every requirement of the library (what the embedding job does before storing the vectors). */
@@ -32,6 +52,7 @@ export class RequirementSearch {
     return new RequirementSearch(
       embedder,
       new VectorIndex(embedder.dimension, documents, vectors),
+      lexicalIndex(documents),
       cacheSize,
     );
   }
@@ -45,8 +66,23 @@ export class RequirementSearch {
     return vector;
   }
 
+  /** Blended score of every requirement for a query, in index order. */
+  async scores(query: string): Promise<Float32Array> {
+    const scores = this.index.similarities(await this.embedQuery(query));
+    if (!this.lexical) return scores;
+    const lexical = this.lexical.scores(query);
+    let best = 0;
+    for (const score of lexical) if (score > best) best = score;
+    // No query word is in any requirement: the dense similarity alone ranks.
+    if (best === 0) return scores;
+    const w = this.denseWeight;
+    for (let row = 0; row < scores.length; row++) {
+      scores[row] = w * scores[row] + ((1 - w) * lexical[row]) / best;
+    }
+    return scores;
+  }
+
   async search(query: string, limit = 10): Promise<SearchResponse> {
-    const vector = await this.embedQuery(query);
-    return { query, model: this.embedder.model, results: this.index.search(vector, limit) };
+    return { query, model: this.embedder.model, results: this.index.best(await this.scores(query), limit) };
   }
 }

@@ -1,0 +1,68 @@
+/**
+ * A BM25 index over requirement texts: light-stemmed words plus the concept tags of the compliance thesaurus,
+ * title words counted twice. It rewards the exact words a query shares with a requirement, which the dense
+ * embedder blurs; the search blends the two.
+ */
+import { concepts, stem, words } from './text-features.js';
+
+export interface LexicalDocument {
+  title: string;
+  text: string;
+}
+
+const K1 = 1.2;
+const B = 0.75;
+
+/** The terms of a text: stemmed words and `c:`-prefixed concept tags. */
+export function lexicalTerms(text: string, emphasis = ''): string[] {
+  const body = words(`${emphasis} ${text}`).map(stem);
+  const emphasised = words(emphasis).map(stem);
+  return [...body, ...emphasised, ...concepts(body).map((concept) => `c:${concept}`)];
+}
+
+export class LexicalIndex {
+  /** postings[term] = [doc, weight, doc, weight, ...], weight = BM25 term-frequency part × IDF. */
+  private readonly postings = new Map<string, Float64Array>();
+
+  constructor(documents: readonly LexicalDocument[]) {
+    const n = documents.length;
+    const termCounts = documents.map((document) => {
+      const counts = new Map<string, number>();
+      for (const term of lexicalTerms(document.text, document.title))
+        counts.set(term, (counts.get(term) ?? 0) + 1);
+      return counts;
+    });
+    const lengths = termCounts.map((counts) => [...counts.values()].reduce((sum, count) => sum + count, 0));
+    const averageLength = lengths.reduce((sum, length) => sum + length, 0) / Math.max(1, n);
+    const lists = new Map<string, number[]>();
+    termCounts.forEach((counts, doc) => {
+      const norm = K1 * (1 - B + (B * lengths[doc]) / (averageLength || 1));
+      for (const [term, count] of counts) {
+        let list = lists.get(term);
+        if (!list) lists.set(term, (list = []));
+        list.push(doc, (count * (K1 + 1)) / (count + norm));
+      }
+    });
+    for (const [term, list] of lists) {
+      const df = list.length / 2;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      const weighted = Float64Array.from(list);
+      for (let i = 1; i < weighted.length; i += 2) weighted[i] *= idf;
+      this.postings.set(term, weighted);
+    }
+    this.size = n;
+  }
+
+  readonly size: number;
+
+  /** BM25 score of every document for a query (each distinct query term counted once). */
+  scores(query: string): Float64Array {
+    const scores = new Float64Array(this.size);
+    for (const term of new Set(lexicalTerms(query))) {
+      const list = this.postings.get(term);
+      if (!list) continue;
+      for (let i = 0; i < list.length; i += 2) scores[list[i]] += list[i + 1];
+    }
+    return scores;
+  }
+}
