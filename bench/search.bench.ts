@@ -8,7 +8,6 @@
  * Run: `npm run bench -- search`. Targets: top-10 < 10 ms, cold start < 3 s.
  */
 import { readFileSync } from 'node:fs';
-import { pino } from 'pino';
 import { loadConfig } from '../src/config.js';
 import { fitBuiltinEmbedder } from '../src/cte/embeddings/create-embedder.js';
 import type { Embedder } from '../src/cte/embeddings/embedder.js';

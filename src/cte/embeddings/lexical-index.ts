@@ -23,6 +23,7 @@ export function lexicalTerms(text: string, emphasis = ''): string[] {
 export class LexicalIndex {
   /** postings[term] = [doc, weight, doc, weight, ...], weight = BM25 term-frequency part × IDF. */
   private readonly postings = new Map<string, Float64Array>();
+  readonly size: number;
 
   constructor(documents: readonly LexicalDocument[]) {
     const n = documents.length;
@@ -39,7 +40,10 @@ export class LexicalIndex {
       const norm = K1 * (1 - B + (B * lengths[doc]) / (averageLength || 1));
       for (const [term, count] of counts) {
         let list = lists.get(term);
-        if (!list) lists.set(term, (list = []));
+        if (!list) {
+          list = [];
+          lists.set(term, list);
+        }
         list.push(doc, (count * (K1 + 1)) / (count + norm));
       }
     });
@@ -52,8 +56,6 @@ export class LexicalIndex {
     }
     this.size = n;
   }
-
-  readonly size: number;
 
   /** BM25 score of every document for a query (each distinct query term counted once). */
   scores(query: string): Float64Array {
