@@ -126,10 +126,8 @@ export const EVERYDAY_THESAURUS: Record<string, string[]> = {
     'inversion',
     'membership inference',
     'evasion',
-    'encrypt',
-    'encrypted',
-    'encryption',
   ],
+  cryptography: ['encrypt', 'encrypted', 'encryption', 'cryptography', 'cryptographic', 'key management'],
   monitoring: [
     'dropped',
     'degrade',

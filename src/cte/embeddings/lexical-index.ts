@@ -10,8 +10,12 @@ export interface LexicalDocument {
   text: string;
 }
 
-const K1 = 1.2;
-const B = 0.75;
+export interface LexicalOptions {
+  /** Term-frequency saturation. */
+  k1?: number;
+  /** Length normalisation. */
+  b?: number;
+}
 
 /** The terms of a text: stemmed words and `c:`-prefixed concept tags. */
 export function lexicalTerms(text: string, emphasis = ''): string[] {
@@ -25,7 +29,9 @@ export class LexicalIndex {
   private readonly postings = new Map<string, Float64Array>();
   readonly size: number;
 
-  constructor(documents: readonly LexicalDocument[]) {
+  constructor(documents: readonly LexicalDocument[], options: LexicalOptions = {}) {
+    const K1 = options.k1 ?? 1.2;
+    const B = options.b ?? 0.75;
     const n = documents.length;
     const termCounts = documents.map((document) => {
       const counts = new Map<string, number>();
@@ -59,12 +65,22 @@ export class LexicalIndex {
 
   /** BM25 score of every document for a query (each distinct query term counted once). */
   scores(query: string): Float64Array {
+    return this.weightedScores(new Map([...new Set(lexicalTerms(query))].map((term) => [term, 1])));
+  }
+
+  /** BM25 score of every document for weighted terms (an expanded query). */
+  weightedScores(terms: ReadonlyMap<string, number>): Float64Array {
     const scores = new Float64Array(this.size);
-    for (const term of new Set(lexicalTerms(query))) {
+    for (const [term, weight] of terms) {
       const list = this.postings.get(term);
       if (!list) continue;
-      for (let i = 0; i < list.length; i += 2) scores[list[i]] += list[i + 1];
+      for (let i = 0; i < list.length; i += 2) scores[list[i]] += weight * list[i + 1];
     }
     return scores;
+  }
+
+  /** Whether a term occurs in some document. */
+  has(term: string): boolean {
+    return this.postings.has(term);
   }
 }
