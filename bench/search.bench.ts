@@ -10,8 +10,8 @@
 import { readFileSync } from 'node:fs';
 import { loadConfig } from '../src/config.js';
 import { fitBuiltinEmbedder } from '../src/cte/embeddings/create-embedder.js';
-import type { Embedder } from '../src/cte/embeddings/embedder.js';
-import { RequirementSearch } from '../src/cte/embeddings/requirement-search.js';
+import { type Embedder, libraryDocuments } from '../src/cte/embeddings/embedder.js';
+import { lexicalIndex, RequirementSearch } from '../src/cte/embeddings/requirement-search.js';
 import { evaluateSearch, type LabelledQuery } from '../src/cte/embeddings/search-evaluation.js';
 import { loadTransformersEmbedder } from '../src/cte/embeddings/transformers-embedder.js';
 import { extendLibrary, type FrameworkLibrary, loadBuiltinLibrary } from '../src/cte/library.js';
@@ -80,10 +80,16 @@ const catalog = JSON.parse(
 const big = extendLibrary(library, { frameworks: [importOscalCatalog(catalog).framework] });
 const size = big.frameworks.reduce((sum, framework) => sum + framework.requirements.length, 0);
 const rssBefore = process.memoryUsage().rss;
-const start = performance.now();
-const bigSearch = await RequirementSearch.build(big, fitBuiltinEmbedder(big.frameworks));
+let start = performance.now();
+const bigEmbedder = fitBuiltinEmbedder(big.frameworks);
+const fitted = performance.now() - start;
+const bigSearch = await RequirementSearch.build(big, bigEmbedder);
+const built = performance.now() - start;
+start = performance.now();
+lexicalIndex(libraryDocuments(big.frameworks));
 console.log(
-  `\ncold start with SP 800-53 imported (${size} requirements, target < 3 s): ${(performance.now() - start).toFixed(0)} ms`,
+  `\ncold start with SP 800-53 imported (${size} requirements, target < 3 s): ${built.toFixed(0)} ms ` +
+    `(fitting the embedder ${fitted.toFixed(0)} ms; the BM25 index alone ${(performance.now() - start).toFixed(0)} ms)`,
 );
 const queries = plain.map((query) => query.query);
 let n = 0;

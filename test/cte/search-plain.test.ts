@@ -50,6 +50,7 @@ describe('everyday wording', () => {
 
   it('reads fine-tuning as training, not as a penalty, and contractions as words', () => {
     expect(conceptsOf('can we fine-tune the model on tickets')).not.toContain('penalties');
+    expect(conceptsOf('check the new version is still fine')).not.toContain('penalties');
     expect(conceptsOf('what is the maximum fine')).toContain('penalties');
     expect(words("we can't delete it, it doesn't work")).toEqual(['delete', 'work']);
     expect(words('it won\u2019t stop')).toEqual(['stop']);

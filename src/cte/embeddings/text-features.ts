@@ -38,7 +38,7 @@ export function stem(word: string): string {
 
 /**
  * Everyday spellings brought to one form before splitting: contractions ("don't" → "do not"), "fine-tune"
- * (a kind of training, not a penalty), "e-mail".
+ * (a kind of training, not a penalty) and "works fine" (all right, not a penalty either), "e-mail".
  */
 function normalizeText(text: string): string {
   return text
@@ -51,6 +51,8 @@ function normalizeText(text: string): string {
     .replace(/n't\b/g, ' not')
     .replace(/'(s|re|ve|ll|d|m)\b/g, '')
     .replace(/\bfine[\s-]?tun(e|es|ed|ing)\b/g, 'finetune')
+    // "still fine", "works fine": all right, not a penalty.
+    .replace(/\b(is|are|still|looks|look|works|work|seems|be|all|just|perfectly) fine\b/g, '$1 ok')
     .replace(/\be-mail/g, 'email');
 }
 
