@@ -85,10 +85,10 @@ describe('search quality on the development half of the plain-language set (buil
 
   it('keeps recall@5, MRR@10 and nDCG@10 above the measured floor', async () => {
     const { recallAt5, mrr, ndcg } = await evaluateSearch(search, dev);
-    // Measured 0.593, 0.851 and 0.671 with builtin-tfidf-svd-v1 blended with BM25.
-    expect(recallAt5).toBeGreaterThanOrEqual(0.56);
-    expect(mrr).toBeGreaterThanOrEqual(0.8);
-    expect(ndcg).toBeGreaterThanOrEqual(0.63);
+    // Measured 0.611, 0.869 and 0.683 with builtin-tfidf-svd-v1 blended with BM25 over texts and phrases.
+    expect(recallAt5).toBeGreaterThanOrEqual(0.57);
+    expect(mrr).toBeGreaterThanOrEqual(0.82);
+    expect(ndcg).toBeGreaterThanOrEqual(0.64);
   });
 
   it('answers a question in everyday words with requirements of several frameworks', async () => {

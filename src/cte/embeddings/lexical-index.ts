@@ -84,3 +84,34 @@ export class LexicalIndex {
     return this.postings.has(term);
   }
 }
+
+/**
+ * BM25 over single phrases of a set of items (each phrase prefixed with its item's title); an item scores
+ * its best phrase. A question that matches one phrase closely is not diluted by the rest of the item's text.
+ */
+export class PhraseIndex {
+  private readonly index: LexicalIndex;
+  private readonly owners: Int32Array;
+
+  constructor(
+    readonly size: number,
+    phrases: readonly { item: number; title: string; phrase: string }[],
+    options?: LexicalOptions,
+  ) {
+    this.index = new LexicalIndex(
+      phrases.map(({ title, phrase }) => ({ title: '', text: `${title}. ${phrase}` })),
+      options,
+    );
+    this.owners = Int32Array.from(phrases.map(({ item }) => item));
+  }
+
+  /** The best phrase score of every item for a query (0 for items without phrases). */
+  scores(query: string): Float64Array {
+    const best = new Float64Array(this.size);
+    const scores = this.index.scores(query);
+    for (let i = 0; i < scores.length; i++) {
+      if (scores[i] > best[this.owners[i]]) best[this.owners[i]] = scores[i];
+    }
+    return best;
+  }
+}

@@ -1,13 +1,16 @@
 /**
  * Search over a framework library: a blend of the dense embedder (cosine similarity of the query with each
- * requirement) and a BM25 lexical ranker over the same requirement texts. The dense side relates texts that
- * share no word; the lexical side rewards the exact words and thesaurus concepts a query shares with a
- * requirement. Score = w·cosine + (1 − w)·BM25 / (best BM25 for this query); `distance` = 1 − score.
+ * requirement) and two BM25 rankers, one over whole requirement texts and one over each requirement's
+ * plain-language phrases taken one at a time (a requirement scores its best phrase). The dense side relates
+ * texts that share no word; the lexical sides reward the exact words and thesaurus concepts a query shares
+ * with a requirement or with one question it answers. Each BM25 score is divided by the best score of the
+ * query, so all three lie in [0, 1]: score = wd·cosine + wt·text + wp·phrase; `distance` = 1 − score.
  */
 import type { FrameworkLibrary } from '../library.js';
 import { type Embedder, libraryDocuments, type RequirementDocument } from './embedder.js';
-import { LexicalIndex } from './lexical-index.js';
+import { LexicalIndex, PhraseIndex } from './lexical-index.js';
 import { LruCache } from './lru-cache.js';
+import { searchPhrases } from './search-phrases.js';
 import { type SearchHit, VectorIndex } from './vector-index.js';
 
 export interface SearchResponse {
@@ -16,12 +19,38 @@ export interface SearchResponse {
   results: SearchHit[];
 }
 
-/** Weight of the dense similarity in the blend (the rest goes to BM25), measured on the development queries. */
-export const DENSE_WEIGHT = 0.5;
+/** Weights of the blend, measured on the development half of the plain-language queries. */
+export const SEARCH_WEIGHTS = { dense: 0.35, text: 0.35, phrases: 0.3 };
 
-/** The lexical index of requirement documents, in index order. */
-export function lexicalIndex(documents: readonly RequirementDocument[]): LexicalIndex {
-  return new LexicalIndex(documents.map(({ title, text }) => ({ title, text })));
+/** The lexical side of the search: BM25 over requirement texts and over their phrases, in index order. */
+export interface LexicalRankers {
+  text: LexicalIndex;
+  phrases: PhraseIndex;
+}
+
+export function lexicalIndex(documents: readonly RequirementDocument[]): LexicalRankers {
+  return {
+    text: new LexicalIndex(documents.map(({ title, text }) => ({ title, text }))),
+    phrases: new PhraseIndex(
+      documents.length,
+      documents.flatMap((document, item) =>
+        searchPhrases(document.frameworkId, document.requirementId).map((phrase) => ({
+          item,
+          title: document.title,
+          phrase,
+        })),
+      ),
+    ),
+  };
+}
+
+/** Scores divided by their maximum (all zeros stay zeros); false when nothing matched. */
+function scaleToBest(scores: Float64Array): boolean {
+  let best = 0;
+  for (const score of scores) if (score > best) best = score;
+  if (best === 0) return false;
+  for (let i = 0; i < scores.length; i++) scores[i] /= best;
+  return true;
 }
 
 export class RequirementSearch {
@@ -31,12 +60,12 @@ export class RequirementSearch {
     readonly embedder: Embedder,
     readonly index: VectorIndex,
     /** Without it, search is dense only. */
-    readonly lexical?: LexicalIndex,
+    readonly lexical?: LexicalRankers,
     cacheSize = 512,
-    readonly denseWeight = DENSE_WEIGHT,
+    readonly weights = SEARCH_WEIGHTS,
   ) {
     this.queryCache = new LruCache(cacheSize);
-    if (lexical && lexical.size !== index.size) {
+    if (lexical && (lexical.text.size !== index.size || lexical.phrases.size !== index.size)) {
       throw new Error('The lexical and vector indexes must hold the same requirements');
     }
   }
@@ -70,14 +99,14 @@ export class RequirementSearch {
   async scores(query: string): Promise<Float32Array> {
     const scores = this.index.similarities(await this.embedQuery(query));
     if (!this.lexical) return scores;
-    const lexical = this.lexical.scores(query);
-    let best = 0;
-    for (const score of lexical) if (score > best) best = score;
+    const text = this.lexical.text.scores(query);
     // No query word is in any requirement: the dense similarity alone ranks.
-    if (best === 0) return scores;
-    const w = this.denseWeight;
+    if (!scaleToBest(text)) return scores;
+    const phrases = this.lexical.phrases.scores(query);
+    scaleToBest(phrases);
+    const { dense, text: wt, phrases: wp } = this.weights;
     for (let row = 0; row < scores.length; row++) {
-      scores[row] = w * scores[row] + ((1 - w) * lexical[row]) / best;
+      scores[row] = dense * scores[row] + wt * text[row] + wp * phrases[row];
     }
     return scores;
   }

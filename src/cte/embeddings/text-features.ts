@@ -41,19 +41,21 @@ export function stem(word: string): string {
  * (a kind of training, not a penalty) and "works fine" (all right, not a penalty either), "e-mail".
  */
 function normalizeText(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[\u2018\u2019]/g, "'")
-    .replace(/\b(can)'t\b/g, '$1 not')
-    .replace(/\bwon't\b/g, 'will not')
-    .replace(/n't\b/g, ' not')
-    .replace(/'(s|re|ve|ll|d|m)\b/g, '')
-    .replace(/\bfine[\s-]?tun(e|es|ed|ing)\b/g, 'finetune')
-    // "still fine", "works fine": all right, not a penalty.
-    .replace(/\b(is|are|still|looks|look|works|work|seems|be|all|just|perfectly) fine\b/g, '$1 ok')
-    .replace(/\be-mail/g, 'email');
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[\u2018\u2019]/g, "'")
+      .replace(/\b(can)'t\b/g, '$1 not')
+      .replace(/\bwon't\b/g, 'will not')
+      .replace(/n't\b/g, ' not')
+      .replace(/'(s|re|ve|ll|d|m)\b/g, '')
+      .replace(/\bfine[\s-]?tun(e|es|ed|ing)\b/g, 'finetune')
+      // "still fine", "works fine": all right, not a penalty.
+      .replace(/\b(is|are|still|looks|look|works|work|seems|be|all|just|perfectly) fine\b/g, '$1 ok')
+      .replace(/\be-mail/g, 'email')
+  );
 }
 
 /** Lower-case words (accents removed, hyphenated words split), without stopwords. */
