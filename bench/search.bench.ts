@@ -71,6 +71,23 @@ for (const [name, make] of embedders) {
 }
 console.table(rows);
 
+// Where the built-in search stands by way of asking (both halves together).
+const builtinSearch = await RequirementSearch.build(library, fitBuiltinEmbedder(library.frameworks));
+const styles = [...new Set(plain.map((query) => query.style ?? 'other'))].sort();
+const byStyle: Record<string, string | number>[] = [];
+for (const style of styles) {
+  const queries = plain.filter((query) => (query.style ?? 'other') === style);
+  const quality = await evaluateSearch(builtinSearch, queries);
+  byStyle.push({
+    style,
+    queries: queries.length,
+    'recall@5': quality.recallAt5.toFixed(3),
+    'MRR@10': quality.mrr.toFixed(3),
+    'nDCG@10': quality.ndcg.toFixed(3),
+  });
+}
+console.table(byStyle);
+
 const catalog = JSON.parse(
   readFileSync(
     new URL('../test/fixtures/oscal/NIST_SP-800-53_rev5.0.1_catalog-min.json', import.meta.url),

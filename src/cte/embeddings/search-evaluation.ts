@@ -7,6 +7,8 @@ export interface LabelledQuery {
   expected: string[];
   /** Plain-language set only: the half a query belongs to (tune on `dev`, report `test`). */
   split?: 'dev' | 'test';
+  /** Plain-language set only: who is asking (lawyer, ml, ciso, pm, non-native, terse). */
+  style?: string;
 }
 
 /** Anything that ranks requirements for a query: the search, or a variant under measurement. */
