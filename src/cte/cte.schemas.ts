@@ -288,7 +288,10 @@ export const SearchResultSchema = Type.Object({
       frameworkId: Type.String(),
       requirementId: Type.String(),
       title: Type.String(),
-      distance: Type.Number({ description: 'Cosine distance, 0 = same meaning' }),
+      distance: Type.Number({
+        description:
+          '1 − relevance, where relevance blends cosine similarity with the BM25 word match (best match of the query = 1); 0 = same meaning',
+      }),
     }),
   ),
 });

@@ -1,6 +1,6 @@
 /**
- * Semantic search over the current library. Per library revision and model, one process builds the
- * embedder and the in-memory vector index once: requirement vectors come from the database when the
+ * Search over the current library. Per library revision and model, one process builds the embedder, the
+ * in-memory vector index and the lexical index once: requirement vectors come from the database when the
  * embeddings job stored them for exactly these texts and this model, and are computed on the spot
  * otherwise. The embeddings job and the route share that build, so in-process runs never do it twice.
  */
@@ -11,7 +11,7 @@ import type { Em } from '../db.js';
 import { BUILTIN_MODEL } from './embeddings/builtin-embedder.js';
 import { createEmbedder } from './embeddings/create-embedder.js';
 import { type Embedder, libraryDocuments, type RequirementDocument } from './embeddings/embedder.js';
-import { RequirementSearch, type SearchResponse } from './embeddings/requirement-search.js';
+import { lexicalIndex, RequirementSearch, type SearchResponse } from './embeddings/requirement-search.js';
 import { VectorIndex } from './embeddings/vector-index.js';
 import { loadStoredVectors, storedFingerprint, storeVectors } from './embeddings.store.js';
 import { type CurrentLibrary, currentLibrary } from './library.service.js';
@@ -112,7 +112,11 @@ async function buildSearch(
     title,
   }));
   return {
-    search: new RequirementSearch(embedder, new VectorIndex(embedder.dimension, items, vectors)),
+    search: new RequirementSearch(
+      embedder,
+      new VectorIndex(embedder.dimension, items, vectors),
+      lexicalIndex(documents),
+    ),
     fingerprint,
     documents,
     vectors,

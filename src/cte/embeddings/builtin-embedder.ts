@@ -36,7 +36,7 @@ const PREFIX: Record<Block, string> = { words: 'w:', concepts: 'c:', ngrams: 'g:
 const DEFAULTS = {
   dimension: 128,
   seed: 20_240_801,
-  powerIterations: 4,
+  powerIterations: 2,
   blockWeights: { words: 1, concepts: 0.8, ngrams: 0.6 },
 };
 

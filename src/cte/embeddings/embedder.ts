@@ -1,5 +1,6 @@
 /** The embedder abstraction and the text each requirement is embedded from. */
 import type { Framework, Requirement } from '../framework.types.js';
+import { searchPhrases } from './search-phrases.js';
 
 export interface Embedder {
   /** Names the model in API responses and next to stored vectors. */
@@ -17,7 +18,10 @@ export interface RequirementDocument {
   text: string;
 }
 
-/** Title, description, topic tags and the domain's title: what a person would search a requirement by. */
+/**
+ * Title, description, topic tags, the domain's title and the requirement's plain-language phrases (built-in
+ * frameworks only): what a person would search a requirement by.
+ */
 export function requirementDocument(framework: Framework, requirement: Requirement): RequirementDocument {
   const domain = framework.domains?.find((candidate) => candidate.id === requirement.domain)?.title;
   const topics = (requirement.topics ?? []).map((topic) => topic.replace(/-/g, ' ')).join(', ');
@@ -26,6 +30,7 @@ export function requirementDocument(framework: Framework, requirement: Requireme
     requirement.description,
     topics && `Topics: ${topics}.`,
     domain && `${domain}.`,
+    ...searchPhrases(framework.id, requirement.id).map((phrase) => `${phrase}.`),
   ]
     .filter(Boolean)
     .join(' ');

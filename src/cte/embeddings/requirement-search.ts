@@ -1,7 +1,16 @@
-/** Semantic search over a framework library: embed the query (cached), search the vector index. */
+/**
+ * Search over a framework library: a blend of the dense embedder (cosine similarity of the query with each
+ * requirement) and two BM25 rankers, one over whole requirement texts and one over each requirement's
+ * plain-language phrases taken one at a time (a requirement scores its best phrase). The dense side relates
+ * texts that share no word; the lexical sides reward the exact words and thesaurus concepts a query shares
+ * with a requirement or with one question it answers. Each BM25 score is divided by the best score of the
+ * query, so all three lie in [0, 1]: score = wd·cosine + wt·text + wp·phrase; `distance` = 1 − score.
+ */
 import type { FrameworkLibrary } from '../library.js';
-import { type Embedder, libraryDocuments } from './embedder.js';
+import { type Embedder, libraryDocuments, type RequirementDocument } from './embedder.js';
+import { LexicalIndex, PhraseIndex } from './lexical-index.js';
 import { LruCache } from './lru-cache.js';
+import { searchPhrases } from './search-phrases.js';
 import { type SearchHit, VectorIndex } from './vector-index.js';
 
 export interface SearchResponse {
@@ -10,15 +19,55 @@ export interface SearchResponse {
   results: SearchHit[];
 }
 
+/** Weights of the blend, measured on the development half of the plain-language queries. */
+export const SEARCH_WEIGHTS = { dense: 0.35, text: 0.35, phrases: 0.3 };
+
+/** The lexical side of the search: BM25 over requirement texts and over their phrases, in index order. */
+export interface LexicalRankers {
+  text: LexicalIndex;
+  phrases: PhraseIndex;
+}
+
+export function lexicalIndex(documents: readonly RequirementDocument[]): LexicalRankers {
+  return {
+    text: new LexicalIndex(documents.map(({ title, text }) => ({ title, text }))),
+    phrases: new PhraseIndex(
+      documents.length,
+      documents.flatMap((document, item) =>
+        searchPhrases(document.frameworkId, document.requirementId).map((phrase) => ({
+          item,
+          title: document.title,
+          phrase,
+        })),
+      ),
+    ),
+  };
+}
+
+/** Scores divided by their maximum (all zeros stay zeros); false when nothing matched. */
+function scaleToBest(scores: Float64Array): boolean {
+  let best = 0;
+  for (const score of scores) if (score > best) best = score;
+  if (best === 0) return false;
+  for (let i = 0; i < scores.length; i++) scores[i] /= best;
+  return true;
+}
+
 export class RequirementSearch {
   private readonly queryCache: LruCache<string, Float32Array>;
 
   constructor(
     readonly embedder: Embedder,
     readonly index: VectorIndex,
+    /** Without it, search is dense only. */
+    readonly lexical?: LexicalRankers,
     cacheSize = 512,
+    readonly weights = SEARCH_WEIGHTS,
   ) {
     this.queryCache = new LruCache(cacheSize);
+    if (lexical && (lexical.text.size !== index.size || lexical.phrases.size !== index.size)) {
+      throw new Error('The lexical and vector indexes must hold the same requirements');
+    }
   }
 
   /** Embeds every requirement of the library (what the embedding job does before storing the vectors). */
@@ -32,6 +81,7 @@ export class RequirementSearch {
     return new RequirementSearch(
       embedder,
       new VectorIndex(embedder.dimension, documents, vectors),
+      lexicalIndex(documents),
       cacheSize,
     );
   }
@@ -45,8 +95,23 @@ export class RequirementSearch {
     return vector;
   }
 
+  /** Blended score of every requirement for a query, in index order. */
+  async scores(query: string): Promise<Float32Array> {
+    const scores = this.index.similarities(await this.embedQuery(query));
+    if (!this.lexical) return scores;
+    const text = this.lexical.text.scores(query);
+    // No query word is in any requirement: the dense similarity alone ranks.
+    if (!scaleToBest(text)) return scores;
+    const phrases = this.lexical.phrases.scores(query);
+    scaleToBest(phrases);
+    const { dense, text: wt, phrases: wp } = this.weights;
+    for (let row = 0; row < scores.length; row++) {
+      scores[row] = dense * scores[row] + wt * text[row] + wp * phrases[row];
+    }
+    return scores;
+  }
+
   async search(query: string, limit = 10): Promise<SearchResponse> {
-    const vector = await this.embedQuery(query);
-    return { query, model: this.embedder.model, results: this.index.search(vector, limit) };
+    return { query, model: this.embedder.model, results: this.index.best(await this.scores(query), limit) };
   }
 }

@@ -3,6 +3,8 @@
  * compliance thesaurus, so that "keep logs" meets "record-keeping" and "audit trail".
  */
 
+import { EVERYDAY_THESAURUS } from './everyday-thesaurus.js';
+
 const STOPWORDS = new Set(
   (
     'a an and are as at be been being both but by can could do does each either for from had has have how if in ' +
@@ -17,7 +19,8 @@ const VOWEL = /[aeiouy]/;
 
 /** A light English stemmer: plural and verb endings only, enough to join log/logs/logging/logged. */
 export function stem(word: string): string {
-  let w = word;
+  // One spelling for British and American forms: organize/organise, analyze/analyse.
+  let w = word.replace(/iz(e|es|ed|ing|ation|ations)$/, 'is$1').replace(/yz(e|es|ed|ing)$/, 'ys$1');
   if (w.length <= 3) return w;
   if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith('sses')) w = w.slice(0, -2);
@@ -33,12 +36,31 @@ export function stem(word: string): string {
   return w;
 }
 
+/**
+ * Everyday spellings brought to one form before splitting: contractions ("don't" → "do not"), "fine-tune"
+ * (a kind of training, not a penalty) and "works fine" (all right, not a penalty either), "e-mail".
+ */
+function normalizeText(text: string): string {
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[\u2018\u2019]/g, "'")
+      .replace(/\b(can)'t\b/g, '$1 not')
+      .replace(/\bwon't\b/g, 'will not')
+      .replace(/n't\b/g, ' not')
+      .replace(/'(s|re|ve|ll|d|m)\b/g, '')
+      .replace(/\bfine[\s-]?tun(e|es|ed|ing)\b/g, 'finetune')
+      // "still fine", "works fine": all right, not a penalty.
+      .replace(/\b(is|are|still|looks|look|works|work|seems|be|all|just|perfectly) fine\b/g, '$1 ok')
+      .replace(/\be-mail/g, 'email')
+  );
+}
+
 /** Lower-case words (accents removed, hyphenated words split), without stopwords. */
 export function words(text: string): string[] {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
+  return normalizeText(text)
     .split(/[^a-z0-9]+/)
     .filter((word) => word.length > 1 && !STOPWORDS.has(word));
 }
@@ -277,7 +299,17 @@ function compileThesaurus(thesaurus: Record<string, string[]>): Map<string, Conc
   return byFirstWord;
 }
 
-const COMPILED = compileThesaurus(COMPLIANCE_THESAURUS);
+/** The compliance thesaurus with the everyday words of each concept merged in. */
+export const SEARCH_THESAURUS: Record<string, string[]> = (() => {
+  const merged: Record<string, string[]> = {};
+  for (const source of [COMPLIANCE_THESAURUS, EVERYDAY_THESAURUS]) {
+    for (const [concept, phrases] of Object.entries(source))
+      merged[concept] = [...(merged[concept] ?? []), ...phrases];
+  }
+  return merged;
+})();
+
+const COMPILED = compileThesaurus(SEARCH_THESAURUS);
 
 /** Concepts whose phrases occur in the stemmed token sequence (phrases may span stopword gaps). */
 export function concepts(tokens: readonly string[], compiled = COMPILED): string[] {

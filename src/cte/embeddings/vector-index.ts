@@ -36,22 +36,42 @@ export class VectorIndex {
     return this.items.length;
   }
 
-  /** The `limit` nearest requirements by cosine distance, nearest first (ties keep index order). */
-  search(query: Float32Array, limit: number): SearchHit[] {
+  /** The indexed requirement of a row. */
+  item(row: number): IndexedRequirement {
+    return this.items[row];
+  }
+
+  /** Cosine similarity of the query with every row, in index order. */
+  similarities(query: Float32Array): Float32Array {
     if (query.length !== this.dimension) {
       throw new Error(`Query has ${query.length} dimensions, the index ${this.dimension}`);
     }
     const q = normalized(query);
+    const d = this.dimension;
+    const scores = new Float32Array(this.items.length);
+    for (let row = 0; row < this.items.length; row++) {
+      let score = 0;
+      const offset = row * d;
+      for (let k = 0; k < d; k++) score += this.matrix[offset + k] * q[k];
+      scores[row] = score;
+    }
+    return scores;
+  }
+
+  /** The `limit` nearest requirements by cosine distance, nearest first (ties keep index order). */
+  search(query: Float32Array, limit: number): SearchHit[] {
+    return this.best(this.similarities(query), limit);
+  }
+
+  /** The `limit` rows of highest score as hits, `distance` = 1 − score (ties keep index order). */
+  best(scores: ArrayLike<number>, limit: number): SearchHit[] {
     const count = Math.min(Math.max(0, Math.floor(limit)), this.items.length);
     if (count === 0) return [];
     // Keep the best `count` rows in a sorted buffer: cheap for the small limits searches use.
     const bestRows = new Int32Array(count).fill(-1);
     const bestScores = new Float64Array(count).fill(Number.NEGATIVE_INFINITY);
-    const d = this.dimension;
     for (let row = 0; row < this.items.length; row++) {
-      let score = 0;
-      const offset = row * d;
-      for (let k = 0; k < d; k++) score += this.matrix[offset + k] * q[k];
+      const score = scores[row];
       if (score <= bestScores[count - 1]) continue;
       let at = count - 1;
       while (at > 0 && bestScores[at - 1] < score) {
