@@ -7,6 +7,7 @@ import { Migration20261122000500Exports } from './Migration20261122000500Exports
 import { Migration20261122000501ExportResultEncoding } from './Migration20261122000501ExportResultEncoding.js';
 import { Migration20261122000600Cte } from './Migration20261122000600Cte.js';
 import { Migration20261124000700Assessments } from './Migration20261124000700Assessments.js';
+import { Migration20261124001000AnalystEdges } from './Migration20261124001000AnalystEdges.js';
 
 /** Every migration, in order. Listed explicitly so the same set runs from source, tests and builds. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   Migration20261122000600Cte,
   Migration20261122000310EvidenceTypeCounts,
   Migration20261124000700Assessments,
+  Migration20261124001000AnalystEdges,
 ];
