@@ -67,7 +67,9 @@ export function digestOf(edges: readonly { edgeId: string }[]): string {
 
 /** Every analyst edge, oldest first. */
 export async function loadAnalystEdges(em: Em): Promise<LibraryEdge[]> {
-  const rows = await em.execute<Row[]>(`select ${COLUMNS} from cte_analyst_edges order by created_at, edge_id`);
+  const rows = await em.execute<Row[]>(
+    `select ${COLUMNS} from cte_analyst_edges order by created_at, edge_id`,
+  );
   return rows.map(toEdge);
 }
 

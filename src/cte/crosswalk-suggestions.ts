@@ -144,8 +144,12 @@ export class RequirementNeighbourhood {
       });
     });
     // Each side's nearest on the other, for the mutual bonus.
-    const bestTargetOf = sources.map((_, i) => argmax(targets.length, (j) => similarities[i * targets.length + j]));
-    const bestSourceOf = targets.map((_, j) => argmax(sources.length, (i) => similarities[i * targets.length + j]));
+    const bestTargetOf = sources.map((_, i) =>
+      argmax(targets.length, (j) => similarities[i * targets.length + j]),
+    );
+    const bestSourceOf = targets.map((_, j) =>
+      argmax(sources.length, (i) => similarities[i * targets.length + j]),
+    );
     const suggestions: EdgeSuggestion[] = [];
     sources.forEach((source, i) => {
       const sourceRef = this.refOf(source);
@@ -169,7 +173,8 @@ export class RequirementNeighbourhood {
       }
     });
     suggestions.sort(
-      (a, b) => b.score - a.score || a.sourceId.localeCompare(b.sourceId) || a.targetId.localeCompare(b.targetId),
+      (a, b) =>
+        b.score - a.score || a.sourceId.localeCompare(b.sourceId) || a.targetId.localeCompare(b.targetId),
     );
     return suggestions.slice(0, options.limit);
   }
@@ -184,7 +189,8 @@ export class RequirementNeighbourhood {
     const a = this.profiles[source];
     const b = this.profiles[target];
     const weight = (term: string) => this.idf.get(term) ?? 0;
-    const total = (profile: Profile) => [...profile.terms.keys()].reduce((sum, term) => sum + weight(term), 0);
+    const total = (profile: Profile) =>
+      [...profile.terms.keys()].reduce((sum, term) => sum + weight(term), 0);
     const shared = [...a.terms.keys()].filter((term) => b.terms.has(term));
     const sharedWeight = shared.reduce((sum, term) => sum + weight(term), 0);
     const inA = total(a) > 0 ? sharedWeight / total(a) : 0;

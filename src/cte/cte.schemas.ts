@@ -331,7 +331,10 @@ export const SimilarResultSchema = Type.Object({
 });
 
 export const SuggestionQuery = Type.Object({
-  from: Type.String({ ...FrameworkIdSchema, description: 'Framework the edges start from (e.g. an imported catalog)' }),
+  from: Type.String({
+    ...FrameworkIdSchema,
+    description: 'Framework the edges start from (e.g. an imported catalog)',
+  }),
   to: Type.String({ ...FrameworkIdSchema, description: 'Framework the edges lead to' }),
   limit: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
   minScore: Type.Number({ minimum: 0, maximum: 1, default: 0, description: 'Leave out weaker candidates' }),
@@ -348,7 +351,9 @@ export const SuggestionListSchema = Type.Object({
       score: Type.Number({
         description: 'Cosine similarity, a little higher for mutual nearest neighbours; 0..1, best first',
       }),
-      rationale: Text('The distinctive terms and concepts the two share, and how much of each is in the other'),
+      rationale: Text(
+        'The distinctive terms and concepts the two share, and how much of each is in the other',
+      ),
     }),
   ),
 });

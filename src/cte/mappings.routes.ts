@@ -13,7 +13,12 @@ import {
   SuggestionListSchema,
   SuggestionQuery,
 } from './cte.schemas.js';
-import { addAnalystEdge, removeAnalystEdge, similarRequirements, suggestMappings } from './mappings.service.js';
+import {
+  addAnalystEdge,
+  removeAnalystEdge,
+  similarRequirements,
+  suggestMappings,
+} from './mappings.service.js';
 
 /** Analyst crosswalk edges, and the similar requirements and suggestions an analyst maps from. */
 export const mappingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -82,7 +87,8 @@ export const mappingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       schema: {
         tags: ['cte'],
         summary: 'Delete an added crosswalk edge (admin)',
-        description: 'Only edges added through the API: a shipped edge → 409. Coverage and gaps revert at once.',
+        description:
+          'Only edges added through the API: a shipped edge → 409. Coverage and gaps revert at once.',
         params: EdgeParams,
         response: { 204: Type.Null(), ...errorResponses },
       },
