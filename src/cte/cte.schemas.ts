@@ -349,7 +349,8 @@ export const SuggestionListSchema = Type.Object({
       targetId: Text('Requirement of `to`'),
       relationship: RelationshipSchema,
       score: Type.Number({
-        description: 'Cosine similarity, a little higher for mutual nearest neighbours; 0..1, best first',
+        description:
+          'Half vector similarity, half the weight of the distinctive terms both share, a little more for mutual best matches; 0..1, best first',
       }),
       rationale: Text(
         'The distinctive terms and concepts the two share, and how much of each is in the other',
