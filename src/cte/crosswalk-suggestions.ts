@@ -68,6 +68,7 @@ export class RequirementNeighbourhood {
   private readonly idf = new Map<string, number>();
 
   private readonly lexicalWeight: number;
+  private readonly suggestionCache = new Map<string, EdgeSuggestion[]>();
   private readonly totals: number[];
 
   constructor(
@@ -163,8 +164,23 @@ export class RequirementNeighbourhood {
     });
   }
 
-  /** Candidate edges from `from` to `to` that no edge covers yet, best first. */
+  /** Candidate edges from `from` to `to` that no edge covers yet, best first (each pair computed once). */
   suggest(from: string, to: string, options: { limit: number; minScore: number }): EdgeSuggestion[] {
+    const key = `${from}\u001f${to}`;
+    let all = this.suggestionCache.get(key);
+    if (!all) {
+      all = this.allSuggestions(from, to);
+      this.suggestionCache.set(key, all);
+    }
+    const kept: EdgeSuggestion[] = [];
+    for (const suggestion of all) {
+      if (kept.length >= options.limit) break;
+      if (suggestion.score >= options.minScore) kept.push(suggestion);
+    }
+    return kept;
+  }
+
+  private allSuggestions(from: string, to: string): EdgeSuggestion[] {
     const sources = this.rowsOf(from);
     const targets = this.rowsOf(to);
     if (sources.length === 0 || targets.length === 0) return [];
@@ -192,7 +208,6 @@ export class RequirementNeighbourhood {
       for (const { target, j, similarity } of ranked) {
         const mutual = bestTargetOf[i] === j && bestSourceOf[j] === i;
         const score = round(Math.min(1, Math.max(0, similarity + (mutual ? MUTUAL_BONUS : 0))));
-        if (score < options.minScore) continue;
         const { relationship, rationale } = this.explain(source, target);
         suggestions.push({
           sourceId: sourceRef.requirementId,
@@ -207,7 +222,7 @@ export class RequirementNeighbourhood {
       (a, b) =>
         b.score - a.score || a.sourceId.localeCompare(b.sourceId) || a.targetId.localeCompare(b.targetId),
     );
-    return suggestions.slice(0, options.limit);
+    return suggestions;
   }
 
   private refOf(row: number): RequirementRef {
