@@ -13,7 +13,7 @@ import { importCatalog } from '../src/cte/frameworks.service.js';
 import { computeGaps } from '../src/cte/gaps.js';
 import { propagateRecords } from '../src/cte/graph.js';
 import { currentLibrary } from '../src/cte/library.service.js';
-import { suggestMappings } from '../src/cte/mappings.service.js';
+import { similarRequirements, suggestMappings } from '../src/cte/mappings.service.js';
 import { loadOrgState } from '../src/cte/org-state.service.js';
 import { searchRequirements } from '../src/cte/search.service.js';
 import { openDatabase } from '../src/db.js';
@@ -116,6 +116,13 @@ async function inProcess(label: string) {
   await suggest();
   console.log(
     `  suggestions ${suggestFrom} → iso-42001, first (all pairs): ${(performance.now() - start).toFixed(1)} ms`,
+  );
+  const art12 = { frameworkId: 'eu-ai-act', requirementId: 'Art. 12' };
+  console.log(
+    `  similar requirements, top 10:                       ${await time(
+      () => similarRequirements(db.em(), { settings, log }, art12, { limit: 10 }),
+      200,
+    )}`,
   );
   console.log(`  suggestions, again (cached per library):           ${await time(suggest, 200)}`);
 }

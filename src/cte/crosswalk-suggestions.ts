@@ -69,6 +69,7 @@ export class RequirementNeighbourhood {
 
   private readonly lexicalWeight: number;
   private readonly suggestionCache = new Map<string, EdgeSuggestion[]>();
+  private readonly frameworkRows = new Map<string, readonly number[]>();
   private readonly totals: number[];
 
   constructor(
@@ -128,14 +129,17 @@ export class RequirementNeighbourhood {
     return dot;
   }
 
-  /** Rows of one framework, in library order. */
-  private rowsOf(frameworkId: string): number[] {
+  /** Rows of one framework, in library order (computed once per framework). */
+  private rowsOf(frameworkId: string): readonly number[] {
+    let rows = this.frameworkRows.get(frameworkId);
+    if (rows) return rows;
     const framework = this.library.framework(frameworkId);
-    if (!framework) return [];
-    return framework.requirements.flatMap((requirement) => {
+    rows = (framework?.requirements ?? []).flatMap((requirement) => {
       const row = this.rowOf({ frameworkId, requirementId: requirement.id });
       return row === undefined ? [] : [row];
     });
+    this.frameworkRows.set(frameworkId, rows);
+    return rows;
   }
 
   /** The `limit` requirements of other frameworks (or of `onlyFrameworkId`) nearest to `ref`. */

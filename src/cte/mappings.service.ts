@@ -11,7 +11,7 @@ import { analystEdgeBetween, deleteAnalystEdge, insertAnalystEdge } from './anal
 import { RequirementNeighbourhood } from './crosswalk-suggestions.js';
 import type { LibraryEdge, Relationship, RequirementRef } from './framework.types.js';
 import type { FrameworkLibrary } from './library.js';
-import { currentLibrary, requireFramework } from './library.service.js';
+import { type CurrentLibrary, currentLibrary, requireFramework } from './library.service.js';
 import { type EmbeddingSettings, type ReadySearch, readySearch, type SearchLog } from './search.service.js';
 
 export interface SearchDeps {
@@ -22,8 +22,7 @@ export interface SearchDeps {
 /** One neighbourhood per search build: the build's vectors, read with the library it was made for. */
 const neighbourhoods = new WeakMap<ReadySearch, RequirementNeighbourhood>();
 
-async function neighbourhood(em: Em, deps: SearchDeps) {
-  const current = await currentLibrary(em);
+async function neighbourhood(em: Em, deps: SearchDeps, current: CurrentLibrary) {
   const ready = await readySearch(em, current, deps.settings, deps.log);
   let found = neighbourhoods.get(ready);
   if (!found || found.library !== current.library) {
@@ -48,7 +47,8 @@ export async function similarRequirements(
   ref: RequirementRef,
   query: { limit: number; frameworkId?: string },
 ) {
-  const { library } = await currentLibrary(em);
+  const current = await currentLibrary(em);
+  const { library } = current;
   requireRequirement(library, ref);
   if (query.frameworkId !== undefined) {
     requireFramework(library, query.frameworkId);
@@ -56,7 +56,7 @@ export async function similarRequirements(
       throw invalidField('querystring.frameworkId', 'must name another framework than the requirement’s');
     }
   }
-  const { model, found } = await neighbourhood(em, deps);
+  const { model, found } = await neighbourhood(em, deps, current);
   return {
     frameworkId: ref.frameworkId,
     requirementId: ref.requirementId,
@@ -70,11 +70,12 @@ export async function suggestMappings(
   deps: SearchDeps,
   query: { from: string; to: string; limit: number; minScore: number },
 ) {
-  const { library } = await currentLibrary(em);
+  const current = await currentLibrary(em);
+  const { library } = current;
   requireFramework(library, query.from);
   requireFramework(library, query.to);
   if (query.from === query.to) throw invalidField('querystring.to', 'must differ from `from`');
-  const { model, found } = await neighbourhood(em, deps);
+  const { model, found } = await neighbourhood(em, deps, current);
   return {
     from: query.from,
     to: query.to,
