@@ -21,11 +21,18 @@ export interface CurrentLibrary {
   library: FrameworkLibrary;
   /** Names the library's content, frameworks and edges: equal revisions mean equal libraries. */
   revision: string;
+  /**
+   * Names the frameworks alone (built in and imported), not the edges: what depends only on requirement
+   * texts (search vectors, the embeddings job) can key on it and survive an analyst's edge.
+   */
+  frameworksRevision: string;
   importedIds: ReadonlySet<string>;
 }
 
+const frameworksRevisionOf = (refs: readonly StoredFrameworkRef[]) =>
+  `builtin;${refs.map((ref) => `${ref.frameworkId}:${ref.contentHash}`).join(',')}`;
 const revisionOf = (refs: readonly StoredFrameworkRef[], edgesDigest: string) =>
-  `builtin;${refs.map((ref) => `${ref.frameworkId}:${ref.contentHash}`).join(',')};edges:${edgesDigest}`;
+  `${frameworksRevisionOf(refs)};edges:${edgesDigest}`;
 
 let current: CurrentLibrary | undefined;
 let loading: { revision: string; promise: Promise<CurrentLibrary> } | undefined;
@@ -41,6 +48,7 @@ async function loadLibrary(em: Em): Promise<CurrentLibrary> {
       edges: added,
     }),
     revision: revisionOf(stored, digestOf(added)),
+    frameworksRevision: frameworksRevisionOf(stored),
     importedIds: new Set(imported.map((row) => row.frameworkId)),
   };
 }

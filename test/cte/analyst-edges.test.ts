@@ -306,6 +306,38 @@ describe.each(dbKinds)('analyst crosswalk edges and suggestions on %s', { timeou
     ).toBe(204);
   });
 
+  it('lets only one of two concurrent requests join the same two requirements', async () => {
+    const [a, b] = await Promise.all([
+      t.request({ method: 'POST', url: `${CTE}/mappings`, body: logEdge }),
+      t.request({
+        method: 'POST',
+        url: `${CTE}/mappings`,
+        body: { ...logEdge, relationship: 'intersect', rationale: 'The same pair, at the same moment.' },
+      }),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([201, 409]);
+    const [won, lost] = a.statusCode === 201 ? [a, b] : [b, a];
+    expect(lost.json().error.details.edgeId).toBe(won.json().edgeId);
+    expect(
+      (await t.request({ method: 'DELETE', url: `${CTE}/mappings/${won.json().edgeId}` })).statusCode,
+    ).toBe(204);
+  });
+
+  it('documents the new routes in the OpenAPI document', async () => {
+    const doc = (await t.request({ method: 'GET', url: '/api/v1/openapi.json', key: null })).json();
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/cte/frameworks/{frameworkId}/requirements/{requirementId}/similar',
+        '/api/v1/cte/mappings/suggestions',
+        '/api/v1/cte/mappings/{edgeId}',
+      ]),
+    );
+    expect(Object.keys(doc.paths['/api/v1/cte/mappings'])).toEqual(expect.arrayContaining(['get', 'post']));
+    const created =
+      doc.paths['/api/v1/cte/mappings'].post.responses['201'].content['application/json'].schema;
+    expect(created.required).toEqual(expect.arrayContaining(['edgeId', 'origin', 'createdBy', 'createdAt']));
+  });
+
   it('keeps adding and deleting edges to platform keys, and checks what it is given', async () => {
     const asTenant = await t.request({
       method: 'POST',
