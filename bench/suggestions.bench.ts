@@ -45,6 +45,12 @@ const row = (name: string, split: string, quality: ReturnType<typeof evaluateSug
   );
 for (const split of splits) {
   const labels = labelled.labels.filter((label) => label.split === split);
+  const quality = evaluateSuggestions(library, documents, vectors, labelled, labels, { lexicalWeight });
+  console.log(
+    `  ${split}: share right among suggestions scoring at least ${quality.byThreshold
+      .map((t) => `${t.minScore}: ${t.precision.toFixed(2)} of ${t.suggestions}`)
+      .join(', ')}`,
+  );
   row(
     `${labelled.from.slice(0, 20)} → ${labelled.to}`,
     split,

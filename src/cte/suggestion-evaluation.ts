@@ -28,7 +28,11 @@ export interface SuggestionQuality {
   recallAt3: number;
   /** Of the best-scored suggestions (as many as there are sources), the share that are relevant. */
   precisionAtN: number;
+  /** For score thresholds: how many of the labelled sources' suggestions reach it, and the share relevant. */
+  byThreshold: { minScore: number; suggestions: number; precision: number }[];
 }
+
+const THRESHOLDS = [0.6, 0.5, 0.4, 0.3];
 
 /** The split a source requirement falls in: first byte of the SHA-256 of its id, odd → test. */
 export function splitOf(sourceId: string): 'dev' | 'test' {
@@ -73,7 +77,17 @@ export function evaluateSuggestions(
   );
   const share = (count: number) =>
     labels.length === 0 ? 0 : Math.round((count / labels.length) * 1000) / 1000;
+  const byThreshold = THRESHOLDS.map((minScore) => {
+    const above = suggestions.filter((s) => relevant.has(s.sourceId) && s.score >= minScore);
+    const right = above.filter((s) => relevant.get(s.sourceId)?.has(s.targetId)).length;
+    return {
+      minScore,
+      suggestions: above.length,
+      precision: above.length === 0 ? 0 : Math.round((right / above.length) * 1000) / 1000,
+    };
+  });
   return {
+    byThreshold,
     sources: labels.length,
     hitAt1: share(hit1),
     hitAt3: share(hit3),
