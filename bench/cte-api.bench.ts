@@ -13,12 +13,17 @@ import { importCatalog } from '../src/cte/frameworks.service.js';
 import { computeGaps } from '../src/cte/gaps.js';
 import { propagateRecords } from '../src/cte/graph.js';
 import { currentLibrary } from '../src/cte/library.service.js';
+import { similarRequirements, suggestMappings } from '../src/cte/mappings.service.js';
 import { loadOrgState } from '../src/cte/org-state.service.js';
 import { searchRequirements } from '../src/cte/search.service.js';
 import { openDatabase } from '../src/db.js';
 import { ADMIN_KEY, createBenchDatabase, load, report, startBareRoute, startDaemon } from './support.js';
 
 const ORG = 'bench';
+const SP_800_53 = 'nist-special-publication-800-53-revision-5';
+/** Suggestions from the imported catalog once it is there, from the EU AI Act before. */
+let suggestFrom = 'eu-ai-act';
+const SUGGEST_FROM = () => suggestFrom;
 const QUERY = 'keep logs of AI system events';
 const STATUSES = ['implemented', 'in_progress', 'not_started'] as const;
 
@@ -101,6 +106,25 @@ async function inProcess(label: string) {
       200,
     )}`,
   );
+  const suggest = () =>
+    suggestMappings(
+      db.em(),
+      { settings, log },
+      { from: suggestFrom, to: 'iso-42001', limit: 50, minScore: 0 },
+    );
+  const start = performance.now();
+  await suggest();
+  console.log(
+    `  suggestions ${suggestFrom} → iso-42001, first (all pairs): ${(performance.now() - start).toFixed(1)} ms`,
+  );
+  const art12 = { frameworkId: 'eu-ai-act', requirementId: 'Art. 12' };
+  console.log(
+    `  similar requirements, top 10:                       ${await time(
+      () => similarRequirements(db.em(), { settings, log }, art12, { limit: 10 }),
+      200,
+    )}`,
+  );
+  console.log(`  suggestions, again (cached per library):           ${await time(suggest, 200)}`);
 }
 
 async function overHttp(label: string) {
@@ -127,6 +151,14 @@ async function overHttp(label: string) {
       headers,
       method: 'POST',
       body,
+    }),
+    await load('GET /cte/…/Art. 12/similar', {
+      url: `${daemon.url}/api/v1/cte/frameworks/eu-ai-act/requirements/Art.%2012/similar?limit=10`,
+      headers,
+    }),
+    await load('GET /cte/mappings/suggestions', {
+      url: `${daemon.url}/api/v1/cte/mappings/suggestions?from=${SUGGEST_FROM()}&to=iso-42001&limit=50`,
+      headers,
     }),
   ]);
 }
@@ -164,6 +196,7 @@ try {
   await searchRequirements(db.em(), settings, log, QUERY, 10);
   console.log(`built the search index for 1306 requirements in ${(performance.now() - start).toFixed(0)} ms`);
   await api('/cte/embeddings/distance', { method: 'POST', body: JSON.stringify({ query: QUERY }) });
+  suggestFrom = SP_800_53;
   await overHttp('with SP 800-53 imported');
   await inProcess('with SP 800-53 imported');
 } finally {

@@ -12,6 +12,7 @@ import { registerCteCommands } from './commands/cte.command.js';
 import { registerEvidenceCommands } from './commands/evidence.command.js';
 import { registerExportCommands } from './commands/export.command.js';
 import { registerKeyCommands } from './commands/keys.command.js';
+import { registerMappingCommands } from './commands/mappings.command.js';
 import { registerOrgCommands } from './commands/orgs.command.js';
 import { registerRequirementCommands } from './commands/requirements.command.js';
 import { registerServeCommand } from './commands/serve.command.js';
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
   registerOrgCommands(program, cli);
   registerControlCommands(program, cli);
   registerCteCommands(program, cli);
+  registerMappingCommands(program, cli);
   registerRequirementCommands(program, cli);
   registerAssessCommand(program, cli);
   registerEvidenceCommands(program, cli);

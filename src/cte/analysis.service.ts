@@ -143,6 +143,7 @@ export function hopView(hop: ReachingControl['path'][number]) {
     credit: hop.credit,
     origin: hop.origin,
     inferred: hop.inferred,
+    edgeId: hop.edgeId,
     text: describeHop(hop),
   };
 }

@@ -4,6 +4,7 @@ import { analysisRoutes } from './analysis.routes.js';
 import { enqueueEmbeddings } from './embeddings.job.js';
 import { frameworkRoutes } from './frameworks.routes.js';
 import { currentLibrary } from './library.service.js';
+import { mappingRoutes } from './mappings.routes.js';
 import { searchRoutes } from './search.routes.js';
 import { embeddingsStale, readySearch } from './search.service.js';
 
@@ -27,6 +28,7 @@ export const cteRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
   await app.register(frameworkRoutes, { ctx });
   await app.register(analysisRoutes, { ctx });
   await app.register(searchRoutes, { ctx });
+  await app.register(mappingRoutes, { ctx });
   // Only a listening daemon warms up, a moment after it starts answering (fitting the built-in embedder
   // holds the event loop for about a second); apps driven by inject (tests) build on first use.
   let warmUp: NodeJS.Timeout | undefined;

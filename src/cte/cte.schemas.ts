@@ -205,6 +205,7 @@ const HopSchema = Type.Object({
   credit: Enum(['full', 'partial'], 'full when the start of the hop contains its end'),
   origin: Text('Where the edge comes from'),
   inferred: Type.Boolean(),
+  edgeId: Text('The edge followed (DELETE /cte/mappings/{edgeId} removes one an analyst added)'),
   text: Text('The hop in words: "A.6.2.8 equal to Art. 12"'),
 });
 
@@ -300,3 +301,98 @@ export const MappingCollectionSchema = Type.Object(
   { 'mapping-collection': Type.Record(Type.String(), Type.Unknown()) },
   { description: 'OSCAL 1.2.1 mapping-collection (NIST IR 8477 relationships)' },
 );
+
+const RELATIONSHIPS = ['equal', 'subset', 'superset', 'intersect'] as const;
+const RelationshipSchema = Enum(
+  RELATIONSHIPS,
+  'NIST IR 8477 set relation of the source to the target: equal | subset | superset | intersect',
+);
+const EdgeId = Type.String({
+  pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+  description: 'The edge id (a UUID; also the uuid of its map in the OSCAL mapping export)',
+});
+
+export const SimilarQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+  frameworkId: Type.Optional(
+    Type.String({ ...FrameworkIdSchema, description: 'Only requirements of this (other) framework' }),
+  ),
+});
+export const SimilarResultSchema = Type.Object({
+  frameworkId: Type.String(),
+  requirementId: Type.String(),
+  model: Text('The embedding model whose vectors were compared'),
+  results: Type.Array(
+    Type.Object({
+      frameworkId: Type.String(),
+      requirementId: Type.String(),
+      title: Type.String(),
+      distance: Type.Number({ description: 'Cosine distance, 0 = same meaning' }),
+      mapped: Type.Boolean({ description: 'An edge of the crosswalk already joins the two requirements' }),
+    }),
+  ),
+});
+
+export const SuggestionQuery = Type.Object({
+  from: Type.String({
+    ...FrameworkIdSchema,
+    description: 'Framework the edges start from (e.g. an imported catalog)',
+  }),
+  to: Type.String({ ...FrameworkIdSchema, description: 'Framework the edges lead to' }),
+  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
+  minScore: Type.Number({ minimum: 0, maximum: 1, default: 0, description: 'Leave out weaker candidates' }),
+});
+export const SuggestionListSchema = Type.Object({
+  from: Type.String(),
+  to: Type.String(),
+  model: Text('The embedding model whose vectors were compared'),
+  suggestions: Type.Array(
+    Type.Object({
+      sourceId: Text('Requirement of `from`'),
+      targetId: Text('Requirement of `to`'),
+      relationship: RelationshipSchema,
+      score: Type.Number({
+        description:
+          'Half vector similarity, half the weight of the distinctive terms both share, a little more for mutual best matches; 0..1, best first',
+      }),
+      rationale: Text(
+        'The distinctive terms and concepts the two share, and how much of each is in the other',
+      ),
+    }),
+  ),
+});
+
+const Prose = (maxLength: number, description: string) =>
+  Type.String({ minLength: 1, maxLength, pattern: '\\S', description });
+export const NewEdgeBody = Type.Object(
+  {
+    sourceFrameworkId: FrameworkIdSchema,
+    sourceId: RequirementIdSchema,
+    targetFrameworkId: FrameworkIdSchema,
+    targetId: RequirementIdSchema,
+    relationship: RelationshipSchema,
+    rationale: Prose(2000, 'Why the two requirements relate: what an auditor reads in the mapping export'),
+    source: Type.Optional(
+      Prose(
+        500,
+        'The published mapping the edge is taken from; with it the edge counts as stated (inferred: false), without it as the analyst’s inference',
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export const EdgeSchema = Type.Object({
+  edgeId: EdgeId,
+  sourceFrameworkId: Type.String(),
+  sourceId: Type.String(),
+  targetFrameworkId: Type.String(),
+  targetId: Type.String(),
+  relationship: RelationshipSchema,
+  rationale: Type.String(),
+  source: Type.Optional(Type.String({ description: 'The published mapping it is taken from' })),
+  origin: Type.Literal('analyst'),
+  inferred: Type.Boolean({ description: 'True unless a published mapping was named (`source`)' }),
+  createdBy: Text('The API key that added it'),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+export const EdgeParams = Type.Object({ edgeId: EdgeId });

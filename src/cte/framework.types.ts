@@ -79,6 +79,21 @@ export interface CrosswalkEdge {
   rationale?: string;
 }
 
+/** Who added an edge through the API, and when; absent on the edges shipped in `fixtures/`. */
+export interface EdgeAuthorship {
+  /** The API key that added it. */
+  createdBy: string;
+  createdAt: string;
+  /** The published mapping the analyst took the edge from, when there is one. */
+  reference?: string;
+}
+
+/** An edge of a library: every one has a stable id; edges added through the API carry their authorship. */
+export interface LibraryEdge extends CrosswalkEdge {
+  edgeId: string;
+  added?: EdgeAuthorship;
+}
+
 export type ConflictKind = 'contradiction' | 'tension' | 'overlap';
 export type ConflictSeverity = 'high' | 'medium' | 'low';
 

@@ -44,7 +44,7 @@
  */
 
 import type { AssessmentSource, RequirementStatus } from '../vocabulary.js';
-import type { CrosswalkEdge, Relationship, RequirementRef } from './framework.types.js';
+import type { LibraryEdge, Relationship, RequirementRef } from './framework.types.js';
 import { BASE_FRAMEWORK_ID, type FrameworkLibrary, requirementKey } from './library.js';
 
 export type ControlStatus = RequirementStatus;
@@ -87,6 +87,8 @@ export interface PathHop {
   credit: Credit;
   origin: string;
   inferred: boolean;
+  /** The edge's id; edges added through the API carry it as they were stored. */
+  edgeId: string;
 }
 
 export interface Justification {
@@ -215,7 +217,7 @@ export function uncoveredByExclusion(row: RequirementCoverage): boolean {
 /** Adjacency and per-node reach, computed once per library and option set. */
 export class CrosswalkGraph {
   readonly refs: RequirementRef[] = [];
-  readonly edges: readonly CrosswalkEdge[];
+  readonly edges: readonly LibraryEdge[];
   readonly maxHops: number;
   private readonly indexByKey = new Map<string, number>();
   private readonly adjacency: Neighbour[][] = [];
@@ -316,6 +318,7 @@ export class CrosswalkGraph {
         credit: hopCredit(relationshipFromHere),
         origin: edge.origin,
         inferred: edge.inferred,
+        edgeId: edge.edgeId,
       };
       at = hop.to;
       return hop;

@@ -1,11 +1,13 @@
 /**
  * The library every CTE route analyses: the built-in frameworks plus the catalogs imported into the
- * database. Each request asks the database for the imported set's ids and hashes (one small query), so an
- * import made through any daemon instance is seen by all; the merged library is rebuilt only when that
- * set changes.
+ * database, and the shipped crosswalk edges plus those analysts added. Each request asks the database for
+ * the imported set's ids and hashes and for the digest of the added edges (two small queries), so an
+ * import or an edge made through any daemon instance is seen by all; the merged library is rebuilt only
+ * when either changes.
  */
 import type { Em } from '../db.js';
 import { resourceNotFound } from '../errors.js';
+import { analystEdgesDigest, digestOf, loadAnalystEdges } from './analyst-edges.store.js';
 import type { Framework } from './framework.types.js';
 import { loadStoredFrameworks, type StoredFrameworkRef, storedFrameworkRefs } from './frameworks.store.js';
 import {
@@ -17,32 +19,44 @@ import {
 
 export interface CurrentLibrary {
   library: FrameworkLibrary;
-  /** Names the library's content: equal revisions mean equal libraries. */
+  /** Names the library's content, frameworks and edges: equal revisions mean equal libraries. */
   revision: string;
+  /**
+   * Names the frameworks alone (built in and imported), not the edges: what depends only on requirement
+   * texts (search vectors, the embeddings job) can key on it and survive an analyst's edge.
+   */
+  frameworksRevision: string;
   importedIds: ReadonlySet<string>;
 }
 
-const revisionOf = (refs: readonly StoredFrameworkRef[]) =>
+const frameworksRevisionOf = (refs: readonly StoredFrameworkRef[]) =>
   `builtin;${refs.map((ref) => `${ref.frameworkId}:${ref.contentHash}`).join(',')}`;
+const revisionOf = (refs: readonly StoredFrameworkRef[], edgesDigest: string) =>
+  `${frameworksRevisionOf(refs)};edges:${edgesDigest}`;
 
 let current: CurrentLibrary | undefined;
 let loading: { revision: string; promise: Promise<CurrentLibrary> } | undefined;
 
 async function loadLibrary(em: Em): Promise<CurrentLibrary> {
-  const stored = await loadStoredFrameworks(em);
+  const [stored, added] = await Promise.all([loadStoredFrameworks(em), loadAnalystEdges(em)]);
   const builtin = new Set<string>(BUILTIN_FRAMEWORK_IDS);
   // A stored framework never shadows a built-in one (the import route refuses those ids).
   const imported = stored.filter((row) => !builtin.has(row.frameworkId));
   return {
-    library: extendLibrary(loadBuiltinLibrary(), { frameworks: imported.map((row) => row.framework) }),
-    revision: revisionOf(stored),
+    library: extendLibrary(loadBuiltinLibrary(), {
+      frameworks: imported.map((row) => row.framework),
+      edges: added,
+    }),
+    revision: revisionOf(stored, digestOf(added)),
+    frameworksRevision: frameworksRevisionOf(stored),
     importedIds: new Set(imported.map((row) => row.frameworkId)),
   };
 }
 
-/** The current library; rebuilt once when the imported frameworks changed. */
+/** The current library; rebuilt once when the imported frameworks or the added edges changed. */
 export async function currentLibrary(em: Em): Promise<CurrentLibrary> {
-  const revision = revisionOf(await storedFrameworkRefs(em));
+  const [refs, edgesDigest] = await Promise.all([storedFrameworkRefs(em), analystEdgesDigest(em)]);
+  const revision = revisionOf(refs, edgesDigest);
   if (current?.revision === revision) return current;
   let entry = loading;
   if (entry?.revision !== revision) {

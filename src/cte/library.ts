@@ -4,7 +4,15 @@
  * library object (graph adjacency, pairwise coverage, embeddings) stay valid.
  */
 import { readFileSync } from 'node:fs';
-import type { Conflict, CrosswalkEdge, Framework, Requirement, RequirementRef } from './framework.types.js';
+import { v5 as uuidv5 } from 'uuid';
+import type {
+  Conflict,
+  CrosswalkEdge,
+  Framework,
+  LibraryEdge,
+  Requirement,
+  RequirementRef,
+} from './framework.types.js';
 
 /** ISO/IEC 42001 and 27001 clauses 4–10 are frameworks of their own so that the Annex A frameworks keep their counts. */
 export const BUILTIN_FRAMEWORK_IDS = [
@@ -31,18 +39,49 @@ export interface FrameworkLibrary {
   /** In load order: built-in frameworks first, then imported ones. */
   readonly frameworks: readonly Framework[];
   /** Edges whose two ends exist in the library. */
-  readonly edges: readonly CrosswalkEdge[];
+  readonly edges: readonly LibraryEdge[];
   /** Edges naming a requirement the library does not hold (e.g. ISO management-system clauses). */
-  readonly unresolvedEdges: readonly CrosswalkEdge[];
+  readonly unresolvedEdges: readonly LibraryEdge[];
   readonly curatedConflicts: readonly Conflict[];
   framework(frameworkId: string): Framework | undefined;
   requirement(frameworkId: string, requirementId: string): Requirement | undefined;
+  /** An edge (resolved or not) by its id. */
+  edge(edgeId: string): LibraryEdge | undefined;
+  /** The resolved edges joining two requirements, in either direction. */
+  edgesBetween(a: RequirementRef, b: RequirementRef): readonly LibraryEdge[];
 }
 
 export interface LibraryContents {
   frameworks: readonly Framework[];
-  edges?: readonly CrosswalkEdge[];
+  edges?: readonly (CrosswalkEdge | LibraryEdge)[];
   conflicts?: readonly Conflict[];
+}
+
+const EDGE_ID_NAMESPACE = 'b3c1d0a4-6f2e-5d8a-9c47-3e1f0b2a6d58';
+
+/** Names an edge by its ends and relationship. */
+export function edgeName(edge: CrosswalkEdge): string {
+  return [
+    edge.source.frameworkId,
+    edge.source.requirementId,
+    edge.relationship,
+    edge.target.frameworkId,
+    edge.target.requirementId,
+  ].join('\u001f');
+}
+
+/**
+ * The id of a shipped edge: a v5 UUID of its name, stable across releases as long as the edge is, and the
+ * UUID its map has in the OSCAL mapping export. Edges added through the API keep the id they were stored with.
+ */
+export function shippedEdgeId(edge: CrosswalkEdge): string {
+  return uuidv5(`map:${edgeName(edge)}`, EDGE_ID_NAMESPACE);
+}
+
+/** The same key for `a`–`b` and `b`–`a`: at most one edge joins two requirements. */
+export function pairKey(a: RequirementRef, b: RequirementRef): string {
+  const [first, second] = [refKey(a), refKey(b)].sort();
+  return `${first}\u001e${second}`;
 }
 
 /** A compact, collision-free key for a requirement reference. */
@@ -77,15 +116,25 @@ export function createLibrary(contents: LibraryContents): FrameworkLibrary {
       requirements.set(key, requirement);
     }
   }
-  const edges: CrosswalkEdge[] = [];
-  const unresolvedEdges: CrosswalkEdge[] = [];
+  const edges: LibraryEdge[] = [];
+  const unresolvedEdges: LibraryEdge[] = [];
   const seenEdges = new Set<string>();
-  for (const edge of contents.edges ?? []) {
-    const identity = `${refKey(edge.source)}\u001e${refKey(edge.target)}\u001e${edge.relationship}`;
+  const edgesById = new Map<string, LibraryEdge>();
+  const edgesByPair = new Map<string, LibraryEdge[]>();
+  for (const input of contents.edges ?? []) {
+    const identity = `${refKey(input.source)}\u001e${refKey(input.target)}\u001e${input.relationship}`;
     if (seenEdges.has(identity)) continue;
     seenEdges.add(identity);
+    const edge: LibraryEdge = 'edgeId' in input ? input : { ...input, edgeId: shippedEdgeId(input) };
+    edgesById.set(edge.edgeId, edge);
     const resolvable = requirements.has(refKey(edge.source)) && requirements.has(refKey(edge.target));
-    (resolvable ? edges : unresolvedEdges).push(edge);
+    if (!resolvable) {
+      unresolvedEdges.push(edge);
+      continue;
+    }
+    edges.push(edge);
+    const pair = pairKey(edge.source, edge.target);
+    edgesByPair.set(pair, [...(edgesByPair.get(pair) ?? []), edge]);
   }
   const frameworks = [...contents.frameworks];
   const conflicts = [...(contents.conflicts ?? [])];
@@ -97,6 +146,8 @@ export function createLibrary(contents: LibraryContents): FrameworkLibrary {
     framework: (frameworkId: string) => byId.get(frameworkId),
     requirement: (frameworkId: string, requirementId: string) =>
       requirements.get(requirementKey(frameworkId, requirementId)),
+    edge: (edgeId: string) => edgesById.get(edgeId),
+    edgesBetween: (a: RequirementRef, b: RequirementRef) => edgesByPair.get(pairKey(a, b)) ?? [],
   });
 }
 
@@ -108,7 +159,7 @@ export function extendLibrary(
   base: FrameworkLibrary,
   extra: {
     frameworks?: readonly Framework[];
-    edges?: readonly CrosswalkEdge[];
+    edges?: readonly (CrosswalkEdge | LibraryEdge)[];
     conflicts?: readonly Conflict[];
   },
 ): FrameworkLibrary {

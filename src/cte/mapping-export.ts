@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import { v5 as uuidv5 } from 'uuid';
 import { COMPLY_PROP_NS, OSCAL_VERSION } from '../oscal/constants.js';
 import { oscalSchemaErrors } from '../oscal/validation.js';
-import type { CrosswalkEdge, Relationship } from './framework.types.js';
-import type { FrameworkLibrary } from './library.js';
+import type { LibraryEdge, Relationship } from './framework.types.js';
+import { edgeName, type FrameworkLibrary } from './library.js';
 
 const UUID_NAMESPACE = 'b3c1d0a4-6f2e-5d8a-9c47-3e1f0b2a6d58';
 
@@ -35,23 +35,27 @@ function stableUuid(name: string): string {
   return uuidv5(name, UUID_NAMESPACE);
 }
 
-function edgeName(edge: CrosswalkEdge): string {
-  return [
-    edge.source.frameworkId,
-    edge.source.requirementId,
-    edge.relationship,
-    edge.target.frameworkId,
-    edge.target.requirementId,
-  ].join('\u001f');
-}
-
-function mapEntry(edge: CrosswalkEdge) {
+/**
+ * A map's UUID is its edge's id. Edges an analyst added through the API say so (`added`, with who and when,
+ * and the published mapping they come from when one was named); shipped edges have no such props.
+ */
+function mapEntry(edge: LibraryEdge) {
   const props: OscalProp[] = [
     { name: 'origin', ns: COMPLY_PROP_NS, value: edge.origin },
     { name: 'inferred', ns: COMPLY_PROP_NS, value: String(edge.inferred) },
   ];
+  if (edge.added) {
+    props.push(
+      { name: 'added', ns: COMPLY_PROP_NS, value: 'true' },
+      { name: 'created-by', ns: COMPLY_PROP_NS, value: edge.added.createdBy },
+      { name: 'created-at', ns: COMPLY_PROP_NS, value: edge.added.createdAt },
+    );
+    if (edge.added.reference) {
+      props.push({ name: 'reference', ns: COMPLY_PROP_NS, value: edge.added.reference });
+    }
+  }
   return {
-    uuid: stableUuid(`map:${edgeName(edge)}`),
+    uuid: edge.edgeId,
     'matching-rationale': 'semantic',
     relationship: IR_8477[edge.relationship],
     sources: [{ type: 'control', 'id-ref': edge.source.requirementId }],
@@ -67,7 +71,7 @@ export function exportMappingCollection(library: FrameworkLibrary, options: Mapp
   // OSCAL requires at least one mapping; an empty crosswalk has nothing to export.
   if (library.edges.length === 0) throw new Error('The library has no crosswalk edge to export');
   const resourceUuid = (frameworkId: string) => stableUuid(`framework:${frameworkId}`);
-  const pairs = new Map<string, CrosswalkEdge[]>();
+  const pairs = new Map<string, LibraryEdge[]>();
   for (const edge of library.edges) {
     const key = `${edge.source.frameworkId}\u001f${edge.target.frameworkId}`;
     pairs.set(key, [...(pairs.get(key) ?? []), edge]);

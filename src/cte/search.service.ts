@@ -134,7 +134,8 @@ export function readySearch(
   settings: EmbeddingSettings,
   log: SearchLog,
 ): Promise<ReadySearch> {
-  const key = `${current.revision}\u001f${settings.modelDir}\u001f${settings.modelName}`;
+  // The index depends on the frameworks' texts only: an analyst edge changes the revision, not the index.
+  const key = `${current.frameworksRevision}\u001f${settings.modelDir}\u001f${settings.modelName}`;
   let build = builds.get(key);
   if (!build) {
     build = buildSearch(em, current, settings, log);

@@ -8,6 +8,7 @@ import { Migration20261122000501ExportResultEncoding } from './Migration20261122
 import { Migration20261122000600Cte } from './Migration20261122000600Cte.js';
 import { Migration20261124000700Assessments } from './Migration20261124000700Assessments.js';
 import { Migration20261124000800EvidenceExpiry } from './Migration20261124000800EvidenceExpiry.js';
+import { Migration20261124001000AnalystEdges } from './Migration20261124001000AnalystEdges.js';
 
 /** Every migration, in order. Listed explicitly so the same set runs from source, tests and builds. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   Migration20261122000310EvidenceTypeCounts,
   Migration20261124000700Assessments,
   Migration20261124000800EvidenceExpiry,
+  Migration20261124001000AnalystEdges,
 ];
