@@ -6,6 +6,7 @@ import { createCli, UsageError } from './cli.js';
 import { registerAssessCommand } from './commands/assess.command.js';
 import { registerAttestCommand } from './commands/attest.command.js';
 import { registerAttestationCommands } from './commands/attestations.command.js';
+import { registerCheckCommand } from './commands/check.command.js';
 import { registerComplianceCommands } from './commands/compliance.command.js';
 import { registerControlCommands } from './commands/controls.command.js';
 import { registerCteCommands } from './commands/cte.command.js';
@@ -48,6 +49,7 @@ export function buildProgram(): Command {
   registerSidecarCommands(program, cli);
   registerAttestationCommands(program, cli);
   registerAttestCommand(program, cli);
+  registerCheckCommand(program, cli);
   registerWorkerCommand(program);
   return program;
 }
