@@ -72,7 +72,7 @@ export function loadPolicy(file: string): LoadedPolicy {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    const message = (error as Error).message;
+    const message = (error as Error).message.replace(/ \(line \d+ column \d+\)$/, '');
     const offset = /position (\d+)/.exec(message)?.[1];
     throw new PolicyError(
       `${file} is not valid JSON${offset ? ` (${position(text, Number(offset))})` : ''}: ${message}`,

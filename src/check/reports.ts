@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { escapeMarkdownLine } from '../exports/markdown.js';
+import { escapeMarkdownInline } from '../exports/markdown.js';
 import { lineOf } from './policy.js';
 import { RULE_DESCRIPTIONS, RULE_IDS, type RuleResult } from './rules.js';
 
@@ -151,7 +151,8 @@ export function sarifReport(report: CheckReport): string {
 /** A Markdown summary fit for a pull-request comment or a CI job summary. */
 export function markdownReport(report: CheckReport): string {
   const failed = report.results.length - passedCount(report);
-  const cell = (text: string) => escapeMarkdownLine(text);
+  // Every piece sits after a table pipe, a list marker or other text, so inline escaping suffices.
+  const cell = (text: string) => escapeMarkdownInline(text.replace(/\s+/g, ' ').trim());
   const lines = [
     `### comply check: ${cell(report.orgId)} ${failed ? `❌ ${failed} of ${report.results.length} rules failed` : `✅ all ${report.results.length} rules hold`}`,
     '',
