@@ -13,6 +13,7 @@ import { registerCteCommands } from './commands/cte.command.js';
 import { registerEvidenceCommands } from './commands/evidence.command.js';
 import { registerExportCommands } from './commands/export.command.js';
 import { registerKeyCommands } from './commands/keys.command.js';
+import { registerMcpCommand } from './commands/mcp.command.js';
 import { registerOrgCommands } from './commands/orgs.command.js';
 import { registerRequirementCommands } from './commands/requirements.command.js';
 import { registerServeCommand } from './commands/serve.command.js';
@@ -50,6 +51,7 @@ export function buildProgram(): Command {
   registerAttestationCommands(program, cli);
   registerAttestCommand(program, cli);
   registerCheckCommand(program, cli);
+  registerMcpCommand(program, cli);
   registerWorkerCommand(program);
   return program;
 }
