@@ -4,7 +4,7 @@ import * as z from 'zod';
 import type { ApiClient } from '../cli/api-client.js';
 import type { OrgFrameworkListSchema, RequirementListSchema } from '../requirements/requirements.schemas.js';
 import { registerReadTools, soaMarkdown } from './read.tools.js';
-import { enc, type ToolContext } from './tool.js';
+import { enc, reading, type ToolContext } from './tool.js';
 import { registerWriteTools } from './write.tools.js';
 
 /**
@@ -55,27 +55,29 @@ function registerResources(server: McpServer, context: ToolContext): void {
       description: `The ISO/IEC 42001 Statement of Applicability of ${context.orgId} in Markdown (needs the export scope)`,
       mimeType: 'text/markdown',
     },
-    async (uri) => ({
-      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await soaMarkdown(context) }],
-    }),
+    (uri) =>
+      reading(async () => ({
+        contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await soaMarkdown(context) }],
+      })),
   );
 
   server.registerResource(
     'framework-requirements',
     new ResourceTemplate(`comply://orgs/${enc(context.orgId)}/frameworks/{frameworkId}/requirements`, {
-      list: async () => {
-        const list = await context.client.get<Static<typeof OrgFrameworkListSchema>>(
-          `${context.org}/frameworks`,
-        );
-        return {
-          resources: list.frameworks.map((f) => ({
-            uri: `comply://orgs/${enc(context.orgId)}/frameworks/${enc(f.frameworkId)}/requirements`,
-            name: `${f.frameworkId} requirements`,
-            title: `${f.name}: requirements and status`,
-            mimeType: 'application/json',
-          })),
-        };
-      },
+      list: () =>
+        reading(async () => {
+          const list = await context.client.get<Static<typeof OrgFrameworkListSchema>>(
+            `${context.org}/frameworks`,
+          );
+          return {
+            resources: list.frameworks.map((f) => ({
+              uri: `comply://orgs/${enc(context.orgId)}/frameworks/${enc(f.frameworkId)}/requirements`,
+              name: `${f.frameworkId} requirements`,
+              title: `${f.name}: requirements and status`,
+              mimeType: 'application/json',
+            })),
+          };
+        }),
     }),
     {
       title: 'Requirements of a framework',
@@ -83,31 +85,32 @@ function registerResources(server: McpServer, context: ToolContext): void {
         'Every requirement of one framework with the organization’s status, applicability and evidence counts (JSON)',
       mimeType: 'application/json',
     },
-    async (uri, variables) => {
-      const frameworkId = decodeURIComponent(String(variables.frameworkId));
-      const list = await context.client.get<Static<typeof RequirementListSchema>>(
-        `${context.org}/frameworks/${enc(frameworkId)}/requirements`,
-      );
-      const requirements = list.requirements.map((r) => ({
-        requirementId: r.requirementId,
-        title: r.title,
-        domain: r.domain ?? null,
-        status: r.status,
-        applicable: r.applicable,
-        assessment: r.assessment,
-        evidenceCount: r.evidenceCount,
-        evidenceExpired: r.evidenceExpired,
-      }));
-      return {
-        contents: [
-          {
-            uri: uri.href,
-            mimeType: 'application/json',
-            text: JSON.stringify({ orgId: list.orgId, frameworkId: list.frameworkId, requirements }),
-          },
-        ],
-      };
-    },
+    (uri, variables) =>
+      reading(async () => {
+        const frameworkId = decodeURIComponent(String(variables.frameworkId));
+        const list = await context.client.get<Static<typeof RequirementListSchema>>(
+          `${context.org}/frameworks/${enc(frameworkId)}/requirements`,
+        );
+        const requirements = list.requirements.map((r) => ({
+          requirementId: r.requirementId,
+          title: r.title,
+          domain: r.domain ?? null,
+          status: r.status,
+          applicable: r.applicable,
+          assessment: r.assessment,
+          evidenceCount: r.evidenceCount,
+          evidenceExpired: r.evidenceExpired,
+        }));
+        return {
+          contents: [
+            {
+              uri: uri.href,
+              mimeType: 'application/json',
+              text: JSON.stringify({ orgId: list.orgId, frameworkId: list.frameworkId, requirements }),
+            },
+          ],
+        };
+      }),
   );
 }
 

@@ -69,6 +69,11 @@ export function defineTool<In extends z.ZodRawShape, Out extends z.ZodRawShape>(
 }
 
 export function toolError(error: unknown): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: describeError(error) }] };
+}
+
+/** The API's message, status and code, and what to do about a missing scope. */
+export function describeError(error: unknown): string {
   let text: string;
   if (error instanceof ApiError) {
     const details = Object.keys(error.details).length ? ` ${JSON.stringify(error.details)}` : '';
@@ -82,7 +87,16 @@ export function toolError(error: unknown): CallToolResult {
   } else {
     text = `Unexpected error: ${(error as Error).message}`;
   }
-  return { isError: true, content: [{ type: 'text', text }] };
+  return text;
+}
+
+/** Resource reads report failures as protocol errors, with the same text a tool error carries. */
+export async function reading<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw new Error(describeError(error));
+  }
 }
 
 /** Paging arguments shared by the tools whose lists can be long. */
