@@ -89,13 +89,14 @@ export function loadPolicy(file: string): LoadedPolicy {
 
 /**
  * The 1-based line of the member a JSON path names, found by walking the keys in order through the text:
- * where SARIF results point in the policy file. Falls back to line 1.
+ * where SARIF results point in the policy file. Undefined when the member is not in the file (a rule given
+ * by a flag).
  */
-export function lineOf(text: string, path: string[]): number {
+export function lineOf(text: string, path: string[]): number | undefined {
   let offset = 0;
   for (const key of path) {
-    const found = text.indexOf(JSON.stringify(key), offset);
-    if (found < 0) break;
+    const found = /^\d+$/.test(key) ? offset : text.indexOf(JSON.stringify(key), offset);
+    if (found < 0) return undefined;
     offset = found;
   }
   return text.slice(0, offset).split('\n').length;

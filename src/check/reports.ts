@@ -94,6 +94,15 @@ export function sarifReport(report: CheckReport): string {
   const policyUri = report.policy
     ? path.relative(process.cwd(), report.policy.file).split(path.sep).join('/')
     : null;
+  const located = (r: RuleResult) => {
+    const line = policyUri && report.policy ? lineOf(report.policy.text, r.path) : undefined;
+    if (!policyUri || line === undefined) return {};
+    return {
+      locations: [
+        { physicalLocation: { artifactLocation: { uri: policyUri }, region: { startLine: line } } },
+      ],
+    };
+  };
   const log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -128,18 +137,7 @@ export function sarifReport(report: CheckReport): string {
               ? `${r.name}: ${r.actual}`
               : [`${r.name}: ${r.actual} (expected ${r.expected})`, ...r.failures].join('\n'),
           },
-          ...(policyUri && report.policy && r.path.length
-            ? {
-                locations: [
-                  {
-                    physicalLocation: {
-                      artifactLocation: { uri: policyUri },
-                      region: { startLine: lineOf(report.policy.text, r.path) },
-                    },
-                  },
-                ],
-              }
-            : {}),
+          ...located(r),
           properties: { expected: r.expected, actual: r.actual },
         })),
       },

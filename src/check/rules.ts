@@ -161,9 +161,7 @@ export async function evaluatePolicy(
   }
   if (policy.regression) results.push(...(await regression(client, orgId, policy.regression)));
   if (policy.aiSystems) results.push(await aiSystemsAttested(client, orgId, policy.aiSystems));
-  for (const [index, epoch] of (policy.epochs ?? []).entries()) {
-    results.push(await signedEpoch(client, orgId, epoch, index));
-  }
+  for (const epoch of policy.epochs ?? []) results.push(await signedEpoch(client, orgId, epoch));
   return results;
 }
 
@@ -320,14 +318,13 @@ async function signedEpoch(
   client: ApiClient,
   orgId: string,
   rule: NonNullable<Policy['epochs']>[number],
-  index: number,
 ): Promise<RuleResult> {
   const expected = rule.merkleRoot.toLowerCase();
   const base = {
     rule: 'signed-epoch' as const,
     name: `epoch ${rule.epochId} signed (L2) with Merkle root ${expected.slice(0, 12)}…`,
     expected,
-    path: ['epochs', String(index)],
+    path: ['epochs', rule.epochId],
   };
   let epoch: Static<typeof EpochSchema>;
   try {

@@ -440,6 +440,24 @@ describe.each(dbKinds)('comply check on %s', (kind) => {
       [{ physicalLocation: { artifactLocation: { uri: 'comply.policy.json' }, region: { startLine: 3 } } }],
       [{ physicalLocation: { artifactLocation: { uri: 'comply.policy.json' }, region: { startLine: 4 } } }],
     ]);
+    // A rule from a flag beside the file has no place in it.
+    const mixed = await inRepo(
+      'check',
+      '--policy',
+      'comply.policy.json',
+      '--min-score',
+      'nist-ai-rmf=0',
+      '--format',
+      'sarif',
+    );
+    const located = JSON.parse(mixed.stdout).runs[0].results.map(
+      (r: { ruleId: string; locations?: unknown }) => [r.ruleId, Boolean(r.locations)],
+    );
+    expect(located).toEqual([
+      ['min-score', true],
+      ['max-critical-gaps', true],
+      ['min-score', false],
+    ]);
 
     const bad = path.join(dir, 'bad.policy.json');
     writeFileSync(bad, JSON.stringify({ frameworks: { 'iso-42001': { minScore: '80' } } }));

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, dbKinds } from '../support/app.js';
-import { COMPLY_BIN, type Daemon } from '../support/daemon.js';
+import { COMPLY_BIN, type Daemon, runComply } from '../support/daemon.js';
 import { api, enc, startDaemonOn } from './check-support.js';
 
 type ToolResult = {
@@ -42,13 +42,13 @@ describe.each(dbKinds)('comply mcp on %s', (kind) => {
   const keys: Record<'read' | 'write' | 'export', string> = { read: '', write: '', export: '' };
   const clients: Client[] = [];
 
-  async function connect(key: string, args: string[] = []): Promise<Client> {
+  async function connect(key: string, args: string[] = [], url = daemon.url): Promise<Client> {
     const transport = new StdioClientTransport({
       command: COMPLY_BIN,
       args: ['mcp', ...args],
       env: {
         ...(process.env as Record<string, string>),
-        COMPLY_URL: daemon.url,
+        COMPLY_URL: url,
         COMPLY_API_KEY: key,
         COMPLY_ORG: 'acme',
       },
@@ -238,6 +238,24 @@ describe.each(dbKinds)('comply mcp on %s', (kind) => {
     expect(soa.isError).toBe(true);
     expect(soa.content[0].text).toContain('403 FORBIDDEN');
     expect((await tool(reader, 'get_score')).isError).toBeFalsy();
+
+    const stranded = await connect(keys.read, [], 'http://127.0.0.1:9');
+    const unreachable = await tool(stranded, 'list_frameworks');
+    expect(unreachable.isError).toBe(true);
+    expect(unreachable.content[0].text).toContain('Cannot reach comply at http://127.0.0.1:9');
+  });
+
+  it('explains itself with --help and needs an organization', async () => {
+    const help = await runComply(['mcp', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('"mcpServers"');
+    const noOrg = await runComply(['mcp'], {
+      COMPLY_URL: daemon.url,
+      COMPLY_API_KEY: keys.read,
+      COMPLY_ORG: '',
+    });
+    expect(noOrg.code).toBe(2);
+    expect(noOrg.stderr).toContain('No organization given');
   });
 
   it('writes only with the write scope', async () => {
