@@ -67,7 +67,7 @@ describe('the README recipes', () => {
   });
 });
 
-describe.each(dbKinds)('the README CI recipes on %s', (kind) => {
+describe.each(dbKinds)('the README CI recipes on %s', { timeout: 180_000 }, (kind) => {
   let daemon: Daemon;
   let stop: () => Promise<void>;
   let dir: string;

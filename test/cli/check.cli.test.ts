@@ -63,7 +63,8 @@ describe('the policy schema', () => {
   });
 });
 
-describe.each(dbKinds)('comply check on %s', (kind) => {
+// Each command is a process of its own (about 1 s), hence the longer timeout.
+describe.each(dbKinds)('comply check on %s', { timeout: 180_000 }, (kind) => {
   let daemon: Daemon;
   let stop: () => Promise<void>;
   let dir: string;

@@ -35,7 +35,7 @@ const WRITE_TOOLS = [
 ];
 
 // The server runs as `comply mcp`, a child process spoken to over stdio by the SDK's own client.
-describe.each(dbKinds)('comply mcp on %s', (kind) => {
+describe.each(dbKinds)('comply mcp on %s', { timeout: 120_000 }, (kind) => {
   let daemon: Daemon;
   let stop: () => Promise<void>;
   let call: ReturnType<typeof api>;

@@ -18,19 +18,20 @@ import { withProgress } from '../output.js';
 export const CHECK_FAILED = 1;
 export const DEFAULT_POLICY_FILE = 'comply.policy.json';
 
+/** Repeatable options are undefined when not given (no default, so help shows none). */
 interface CheckOptions {
   policy?: string;
-  minScore: [string, number][];
-  minDirectScore: [string, number][];
-  maxCritical: [string, number][];
-  maxImportant: [string, number][];
+  minScore?: [string, number][];
+  minDirectScore?: [string, number][];
+  maxCritical?: [string, number][];
+  maxImportant?: [string, number][];
   expiredEvidence: boolean;
   baseline?: string;
   maxScoreDrop?: number;
   attestedWithin?: number;
-  epoch: { epochId: string; merkleRoot: string }[];
-  format: string[];
-  output: string[];
+  epoch?: { epochId: string; merkleRoot: string }[];
+  format?: string[];
+  output?: string[];
 }
 
 /** `<framework>=<number>`, for the per-framework flags. */
@@ -65,7 +66,7 @@ const days = (value: string) => {
     throw new InvalidArgumentError('expected a number of days, 1–3650');
   return number;
 };
-const epochFlag = (value: string, previous: CheckOptions['epoch'] = []) => {
+const epochFlag = (value: string, previous: NonNullable<CheckOptions['epoch']> = []) => {
   const match = /^([^=]+)=([0-9a-fA-F]{64})$/.exec(value);
   if (!match) throw new InvalidArgumentError('expected <epochId>=<merkleRoot> (64 hex digits)');
   return [...previous, { epochId: match[1], merkleRoot: match[2] }];
@@ -80,10 +81,10 @@ function withFlags(policy: Policy, options: CheckOptions): Policy {
     merged.frameworks[id] ??= {};
     return merged.frameworks[id];
   };
-  for (const [id, value] of options.minScore) framework(id).minScore = value;
-  for (const [id, value] of options.minDirectScore) framework(id).minDirectScore = value;
-  for (const [id, value] of options.maxCritical) framework(id).maxCriticalGaps = value;
-  for (const [id, value] of options.maxImportant) framework(id).maxImportantGaps = value;
+  for (const [id, value] of options.minScore ?? []) framework(id).minScore = value;
+  for (const [id, value] of options.minDirectScore ?? []) framework(id).minDirectScore = value;
+  for (const [id, value] of options.maxCritical ?? []) framework(id).maxCriticalGaps = value;
+  for (const [id, value] of options.maxImportant ?? []) framework(id).maxImportantGaps = value;
   if (!options.expiredEvidence) merged.noExpiredEvidence ??= {};
   if (options.baseline !== undefined) {
     merged.regression = { ...merged.regression, snapshot: options.baseline };
@@ -96,7 +97,7 @@ function withFlags(policy: Policy, options: CheckOptions): Policy {
   if (options.attestedWithin !== undefined) {
     merged.aiSystems = { ...merged.aiSystems, attestedWithinDays: options.attestedWithin };
   }
-  if (options.epoch.length) merged.epochs = [...(merged.epochs ?? []), ...options.epoch];
+  if (options.epoch?.length) merged.epochs = [...(merged.epochs ?? []), ...options.epoch];
   return merged;
 }
 
@@ -107,19 +108,20 @@ const ruleCount = (policy: Policy) =>
 
 /** Pairs each --format with the --output at the same position; one format alone may go to stdout. */
 function targets(options: CheckOptions, json: boolean): { format: ReportFormat; file?: string }[] {
-  const formats = options.format.length ? options.format : json ? ['json'] : [];
+  const outputs = options.output ?? [];
+  const formats = options.format?.length ? options.format : json ? ['json'] : [];
   for (const format of formats) {
     if (!REPORT_FORMATS.includes(format as ReportFormat)) {
       throw new UsageError(`--format ${format} is not one of ${REPORT_FORMATS.join(', ')}`);
     }
   }
-  if (options.output.length > formats.length) {
+  if (outputs.length > formats.length) {
     throw new UsageError('each --output needs a --format before it (json, junit, sarif or markdown)');
   }
-  if (formats.length > 1 && options.output.length !== formats.length) {
+  if (formats.length > 1 && outputs.length !== formats.length) {
     throw new UsageError('with several --format options, give each its own --output file, in the same order');
   }
-  return formats.map((format, index) => ({ format: format as ReportFormat, file: options.output[index] }));
+  return formats.map((format, index) => ({ format: format as ReportFormat, file: outputs[index] }));
 }
 
 export function registerCheckCommand(program: Command, cli: Cli): void {
@@ -134,25 +136,21 @@ export function registerCheckCommand(program: Command, cli: Cli): void {
       '--min-score <framework=score>',
       'lowest acceptable score of a framework (repeatable)',
       frameworkNumber(false, 100),
-      [],
     )
     .option(
       '--min-direct-score <framework=score>',
       'lowest acceptable score on direct records only (repeatable)',
       frameworkNumber(false, 100),
-      [],
     )
     .option(
       '--max-critical <framework=count>',
       'most critical gaps a framework may have (repeatable)',
       frameworkNumber(true),
-      [],
     )
     .option(
       '--max-important <framework=count>',
       'most important gaps a framework may have (repeatable)',
       frameworkNumber(true),
-      [],
     )
     .option('--no-expired-evidence', 'fail on an implemented requirement whose evidence has all expired')
     .option('--baseline <snapshot>', 'fail on regressions since this compliance snapshot (label or id)')
@@ -166,19 +164,16 @@ export function registerCheckCommand(program: Command, cli: Cli): void {
       '--epoch <epochId=merkleRoot>',
       'this epoch must be wholly signed (L2) with this Merkle root (repeatable)',
       epochFlag,
-      [],
     )
     .option(
       '--format <format>',
       `report format: ${REPORT_FORMATS.join(' | ')} (repeatable, paired with --output)`,
       collect,
-      [],
     )
     .option(
       '-o, --output <file>',
       'write the report of the matching --format here; the summary goes to stdout',
       collect,
-      [],
     )
     .addHelpText(
       'after',

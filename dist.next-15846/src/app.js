@@ -1,0 +1,141 @@
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import Fastify, {} from 'fastify';
+import { aiSystemRoutes } from './ai-systems/ai-systems.routes.js';
+import { attestationRoutes } from './attestations/attestations.routes.js';
+import { keyRoutes } from './auth/keys.routes.js';
+import { KeyResolver } from './auth/keys.service.js';
+import { OrgReadCache } from './cache/org-read-cache.js';
+import { RevocationBus } from './cache/revocations.js';
+import { complianceRoutes } from './compliance/compliance.routes.js';
+import { controlRoutes } from './controls/controls.routes.js';
+import { cteRoutes } from './cte/cte.routes.js';
+import { AppError } from './errors.js';
+import { evidenceRoutes } from './evidence/evidence.routes.js';
+import { exportRoutes } from './exports/export.routes.js';
+import { healthRoutes } from './health/health.routes.js';
+import { registerHttpMetrics } from './metrics/metrics.server.js';
+import { orgRoutes } from './orgs/orgs.routes.js';
+import { registerAuth } from './plugins/auth.js';
+import { registerErrorHandler, renderFrameworkError } from './plugins/error-handler.js';
+import { registerLingeringClose } from './plugins/lingering-close.js';
+import { registerNulGuard } from './plugins/nul-guard.js';
+import { clientErrorHandler, registerClosingGuard } from './plugins/server-responses.js';
+import { registerTextGuard } from './plugins/text-guard.js';
+import { requirementRoutes } from './requirements/requirements.routes.js';
+import { sidecarKeyCache } from './sidecars/sidecar-keys.cache.js';
+import { sidecarKeyRoutes } from './sidecars/sidecar-keys.routes.js';
+const addFormats = addFormatsModule;
+export const API_PREFIX = '/api/v1';
+/**
+ * Bodies are validated strictly (a string is not a boolean); query strings and paths are text by
+ * nature, so they are coerced to the declared types.
+ */
+function buildValidators() {
+    const options = { allErrors: false, strict: false, useDefaults: true, removeAdditional: false };
+    const body = new Ajv({ ...options, coerceTypes: false });
+    const params = new Ajv({ ...options, coerceTypes: 'array' });
+    addFormats(body);
+    addFormats(params);
+    return { body, params };
+}
+/** Builds the daemon's HTTP app without listening: the server entry listens, tests inject. */
+export async function buildApp(options) {
+    const { config, db, jobs } = options;
+    const app = Fastify({
+        ...(options.logger ? { loggerInstance: options.logger } : { logger: { level: config.logLevel } }),
+        bodyLimit: config.bodyLimitBytes,
+        genReqId: () => crypto.randomUUID(),
+        requestIdHeader: false,
+        frameworkErrors: renderFrameworkError,
+        clientErrorHandler,
+        return503OnClosing: false,
+        ajv: { customOptions: {} },
+    }).withTypeProvider();
+    const validators = buildValidators();
+    app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? validators.body : validators.params).compile(schema));
+    if (options.metrics) {
+        registerHttpMetrics(app, options.metrics);
+        options.metrics.watch({ db, jobs });
+    }
+    registerErrorHandler(app);
+    registerClosingGuard(app);
+    registerLingeringClose(app);
+    registerNulGuard(app);
+    registerTextGuard(app);
+    await app.register(swagger, {
+        openapi: {
+            openapi: '3.1.0',
+            info: {
+                title: 'comply API',
+                version: '1.0.0',
+                description: 'Compliance management for organizations that run AI systems (Management API under /api/v1) ' +
+                    'and the Compliance Topology Engine (/api/v1/cte). Every error uses the envelope ' +
+                    '{"error":{"code","message","details"}}; lists are objects; timestamps are ISO 8601 UTC. No text in a ' +
+                    'path, query or body may contain NUL (U+0000), except within attestation claims.',
+            },
+            components: {
+                securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key' } },
+            },
+            security: [{ bearer: [] }],
+        },
+    });
+    const keys = new KeyResolver(db.em, config.adminKey);
+    registerAuth(app, keys);
+    await app.register(rateLimit, {
+        global: true,
+        hook: 'preParsing',
+        max: config.rateLimit.max,
+        timeWindow: config.rateLimit.windowMs,
+        redis: options.redis ?? undefined,
+        nameSpace: 'comply:rate:',
+        // Shared counters must not become a single point of failure: if Redis is down, serve.
+        skipOnError: true,
+        keyGenerator: (request) => request.principal?.keyId ?? request.ip,
+        allowList: (request) => request.routeOptions.config.public === true,
+        errorResponseBuilder: (_request, context) => new AppError('RATE_LIMITED', `Rate limit of ${context.max} requests per ${context.after} exceeded`, { limit: context.max, retryAfterSeconds: Math.ceil(context.ttl / 1000) }, { 'retry-after': String(Math.ceil(context.ttl / 1000)) }),
+    });
+    const readCache = new OrgReadCache(options.redis ?? null);
+    readCache.start();
+    app.addHook('onClose', () => readCache.close());
+    // Every write to an org goes through a route under /orgs/{orgId}; by the time its response is being
+    // sent the write has committed, so this one hook keeps every cached read of the org exact.
+    app.addHook('onSend', async (request) => {
+        const orgId = request.params?.orgId;
+        if (orgId !== undefined && request.method !== 'GET' && request.method !== 'HEAD')
+            readCache.invalidate(orgId);
+    });
+    const sidecarKeys = sidecarKeyCache(db);
+    const revocations = new RevocationBus(options.redis ?? null, {
+        evict: (revocation) => revocation.kind === 'api-key'
+            ? keys.evict(revocation.keyId)
+            : sidecarKeys.evict(revocation.orgId, revocation.keyId),
+        clear: () => {
+            keys.clear();
+            sidecarKeys.clear();
+        },
+    });
+    revocations.start();
+    // Operators' tooling and tests watch revocations arrive (the `revocation` event).
+    app.decorate('revocations', revocations);
+    app.addHook('onClose', async () => revocations.close());
+    const ctx = { config, db, jobs, keys, readCache, revocations, log: app.log };
+    await app.register(healthRoutes, { ctx });
+    await app.register(async (api) => {
+        await api.register(orgRoutes, { ctx });
+        await api.register(keyRoutes, { ctx });
+        await api.register(controlRoutes, { ctx });
+        await api.register(requirementRoutes, { ctx });
+        await api.register(evidenceRoutes, { ctx });
+        await api.register(complianceRoutes, { ctx });
+        await api.register(aiSystemRoutes, { ctx });
+        await api.register(sidecarKeyRoutes, { ctx });
+        await api.register(attestationRoutes, { ctx });
+        await api.register(exportRoutes, { ctx });
+        await api.register(cteRoutes, { ctx, prefix: '/cte' });
+    }, { prefix: API_PREFIX });
+    return app;
+}
+//# sourceMappingURL=app.js.map

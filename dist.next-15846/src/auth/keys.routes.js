@@ -1,0 +1,77 @@
+import { Type } from 'typebox';
+import { requireOrg } from '../orgs/orgs.service.js';
+import { errorResponses, OrgIdParam } from '../schemas.js';
+import { CreatedKeySchema, CreateKeyBody, KeyListSchema, KeyParams, KeySchema } from './keys.schemas.js';
+import { createKey, getKey, listKeys, revokeKey } from './keys.service.js';
+const keyView = (key) => ({
+    keyId: key.keyId,
+    orgId: key.orgId ?? null,
+    name: key.name ?? null,
+    scopes: key.scopes,
+    createdAt: key.createdAt.toISOString(),
+    revokedAt: key.revokedAt ? key.revokedAt.toISOString() : null,
+});
+export const keyRoutes = async (app, { ctx }) => {
+    app.post('/orgs/:orgId/keys', {
+        config: { scope: 'admin' },
+        schema: {
+            tags: ['keys'],
+            summary: 'Issue an API key for an organization (the secret is returned once)',
+            params: OrgIdParam,
+            body: CreateKeyBody,
+            response: { 201: CreatedKeySchema, ...errorResponses },
+        },
+    }, async (request, reply) => {
+        const em = ctx.db.em();
+        await requireOrg(em, request.params.orgId);
+        const key = await createKey(em, { orgId: request.params.orgId, ...request.body });
+        request.log.info({ keyId: key.keyId, orgId: key.orgId, scopes: key.scopes }, 'api key created');
+        return reply
+            .status(201)
+            .header('location', `/api/v1/orgs/${encodeURIComponent(request.params.orgId)}/keys/${encodeURIComponent(key.keyId)}`)
+            .send({ ...key, createdAt: key.createdAt.toISOString() });
+    });
+    app.get('/orgs/:orgId/keys', {
+        config: { scope: 'admin' },
+        schema: {
+            tags: ['keys'],
+            summary: "An organization's API keys (never their secrets)",
+            params: OrgIdParam,
+            response: { 200: KeyListSchema, ...errorResponses },
+        },
+    }, async (request) => {
+        const em = ctx.db.em();
+        await requireOrg(em, request.params.orgId);
+        return { keys: (await listKeys(em, request.params.orgId)).map(keyView) };
+    });
+    app.get('/orgs/:orgId/keys/:keyId', {
+        config: { scope: 'admin' },
+        schema: {
+            tags: ['keys'],
+            summary: 'One API key (never its secret)',
+            params: KeyParams,
+            response: { 200: KeySchema, ...errorResponses },
+        },
+    }, async (request) => {
+        const em = ctx.db.em();
+        await requireOrg(em, request.params.orgId);
+        return keyView(await getKey(em, request.params.orgId, request.params.keyId));
+    });
+    app.delete('/orgs/:orgId/keys/:keyId', {
+        config: { scope: 'admin' },
+        schema: {
+            tags: ['keys'],
+            summary: 'Revoke an API key; it is refused from then on',
+            params: KeyParams,
+            response: { 204: Type.Null(), ...errorResponses },
+        },
+    }, async (request, reply) => {
+        const em = ctx.db.em();
+        await requireOrg(em, request.params.orgId);
+        await revokeKey(em, request.params.orgId, request.params.keyId);
+        await ctx.revocations.revoked({ kind: 'api-key', keyId: request.params.keyId });
+        request.log.info({ keyId: request.params.keyId }, 'api key revoked');
+        return reply.status(204).send(null);
+    });
+};
+//# sourceMappingURL=keys.routes.js.map

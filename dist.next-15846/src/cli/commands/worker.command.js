@@ -1,0 +1,13 @@
+import { loadConfig } from '../../config.js';
+export function registerWorkerCommand(program) {
+    program
+        .command('worker')
+        .description('run the job workers (needs DATABASE_URL for PostgreSQL and REDIS_URL)')
+        .action(async () => {
+        const config = loadConfig();
+        // Loaded on demand so that the HTTP-only commands start fast.
+        const { runWorkerProcess } = await import('../../jobs/worker.js');
+        await runWorkerProcess(config);
+    });
+}
+//# sourceMappingURL=worker.command.js.map

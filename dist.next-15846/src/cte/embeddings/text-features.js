@@ -1,0 +1,303 @@
+/**
+ * Text features for the built-in embedder: light-stemmed words, character n-grams and concept tags from a
+ * compliance thesaurus, so that "keep logs" meets "record-keeping" and "audit trail".
+ */
+const STOPWORDS = new Set(('a an and are as at be been being both but by can could do does each either for from had has have how if in ' +
+    'into is it its itself may might more most must no nor not of on once one only or other our out over own per ' +
+    'same shall should so some such than that the their them then there these they this those through to too ' +
+    'under until up upon very via was we were what when where whether which while who whom why will with within ' +
+    'without would you your also any all about after again against before between during further here just us').split(' '));
+const VOWEL = /[aeiouy]/;
+/** A light English stemmer: plural and verb endings only, enough to join log/logs/logging/logged. */
+export function stem(word) {
+    let w = word;
+    if (w.length <= 3)
+        return w;
+    if (w.endsWith('ies') && w.length > 4)
+        w = `${w.slice(0, -3)}y`;
+    else if (w.endsWith('sses'))
+        w = w.slice(0, -2);
+    else if (w.endsWith('s') && !/(ss|us|is)$/.test(w))
+        w = w.slice(0, -1);
+    for (const suffix of ['ing', 'ed']) {
+        if (w.endsWith(suffix) && w.length - suffix.length >= 3 && VOWEL.test(w.slice(0, -suffix.length))) {
+            w = w.slice(0, -suffix.length);
+            // logging → logg → log; stopped → stopp → stop (but keep "ll"/"ss" endings such as "fill", "access").
+            if (/([^aeiouls])\1$/.test(w))
+                w = w.slice(0, -1);
+            break;
+        }
+    }
+    return w;
+}
+/** Lower-case words (accents removed, hyphenated words split), without stopwords. */
+export function words(text) {
+    return text
+        .normalize('NFKD')
+        .replace(/[\u0300-\u036f]/g, '')
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter((word) => word.length > 1 && !STOPWORDS.has(word));
+}
+/**
+ * Concept groups: any phrase of a group found in a text adds the group's concept feature. Phrases are
+ * matched on stemmed words, so each is written in plain form.
+ */
+export const COMPLIANCE_THESAURUS = {
+    logging: [
+        'log',
+        'logging',
+        'event log',
+        'record keeping',
+        'recording of events',
+        'record events',
+        'traceability',
+        'traceable',
+        'audit trail',
+        'audit log',
+    ],
+    retention: [
+        'retain',
+        'retention',
+        'keep for',
+        'kept for',
+        'storage limitation',
+        'store',
+        'archive',
+        'preserve',
+    ],
+    deletion: [
+        'delete',
+        'deletion',
+        'erase',
+        'erasure',
+        'forgotten',
+        'dispose',
+        'disposal',
+        'destroy',
+        'no longer needed',
+        'no longer necessary',
+    ],
+    bias: ['bias', 'biased', 'fairness', 'fair', 'discrimination', 'discriminatory', 'equity', 'demographic'],
+    oversight: [
+        'oversight',
+        'oversee',
+        'human in the loop',
+        'human intervention',
+        'human review',
+        'human control',
+        'override',
+        'supervise',
+    ],
+    incident: ['incident', 'breach', 'serious incident', 'malfunction', 'failure', 'disruption'],
+    notification: ['notify', 'notification', 'report', 'reporting', 'inform authority', 'communicate'],
+    authority: [
+        'authority',
+        'authorities',
+        'regulator',
+        'supervisory',
+        'market surveillance',
+        'ai office',
+        'competent',
+    ],
+    transparency: [
+        'transparency',
+        'transparent',
+        'disclose',
+        'disclosure',
+        'tell people',
+        'inform people',
+        'notice',
+    ],
+    explanation: [
+        'explanation',
+        'explain',
+        'explainability',
+        'explainable',
+        'interpretability',
+        'interpret',
+        'logic involved',
+    ],
+    'automated-decision': [
+        'automated decision',
+        'automated processing',
+        'profiling',
+        'solely automated',
+        'decision making',
+    ],
+    'impact-assessment': [
+        'impact assessment',
+        'dpia',
+        'fria',
+        'fundamental rights',
+        'assess impact',
+        'assessing impact',
+        'societal impact',
+    ],
+    documentation: [
+        'documentation',
+        'technical documentation',
+        'document',
+        'documented',
+        'annex iv',
+        'annex xi',
+    ],
+    competence: ['literacy', 'training', 'awareness', 'education', 'competence', 'skill', 'proficiency'],
+    supplier: [
+        'supplier',
+        'third party',
+        'vendor',
+        'outsourced',
+        'outsourcing',
+        'value chain',
+        'procurement',
+        'pre trained',
+    ],
+    monitoring: [
+        'monitor',
+        'monitoring',
+        'post market',
+        'post deployment',
+        'in production',
+        'after deployment',
+        'drift',
+    ],
+    security: ['security', 'cybersecurity', 'resilience', 'adversarial', 'attack', 'malware', 'vulnerability'],
+    robustness: [
+        'robustness',
+        'robust',
+        'accuracy',
+        'reliability',
+        'reliable',
+        'validity',
+        'valid',
+        'safe failure',
+    ],
+    'access-control': [
+        'access control',
+        'access right',
+        'authentication',
+        'login',
+        'identity',
+        'privileged access',
+        'least privilege',
+    ],
+    prohibited: [
+        'prohibited',
+        'prohibition',
+        'banned',
+        'ban',
+        'forbidden',
+        'social scoring',
+        'manipulative',
+        'subliminal',
+    ],
+    penalties: ['fine', 'penalty', 'penalties', 'sanction', 'non compliance', 'infringement', 'turnover'],
+    transfer: [
+        'transfer',
+        'third country',
+        'outside eu',
+        'outside union',
+        'international',
+        'adequacy',
+        'cross border',
+    ],
+    decommission: [
+        'decommission',
+        'decommissioning',
+        'retire',
+        'phase out',
+        'phasing out',
+        'switch off',
+        'deactivate',
+        'disengage',
+        'shut down',
+        'withdraw',
+        'recall',
+        'supersede',
+    ],
+    inventory: ['inventory', 'asset register', 'catalogue', 'list of asset'],
+    registration: ['register', 'registration', 'eu database'],
+    interaction: ['chatbot', 'interact', 'interaction', 'talking', 'conversational', 'dealing with ai'],
+    'synthetic-content': [
+        'deepfake',
+        'deep fake',
+        'synthetic',
+        'generated content',
+        'artificially generated',
+        'watermark',
+        'machine readable mark',
+        'manipulated',
+    ],
+    'data-quality': [
+        'data quality',
+        'representative',
+        'representativeness',
+        'completeness',
+        'provenance',
+        'lineage',
+        'origin of data',
+        'data preparation',
+    ],
+    'training-data': ['training data', 'training set', 'dataset', 'data set', 'validation data', 'test data'],
+    'personal-data': ['personal data', 'pii', 'personally identifiable', 'data subject', 'privacy'],
+    'special-category': [
+        'special category',
+        'sensitive data',
+        'biometric',
+        'health data',
+        'ethnic origin',
+        'sexual orientation',
+    ],
+    risk: ['risk management', 'risk assessment', 'risk treatment', 'risk tolerance', 'risk'],
+    policy: ['policy', 'policies', 'approved by management', 'top management'],
+    testing: ['test', 'testing', 'evaluation', 'evaluate', 'validation', 'verification', 'red teaming', 'tevv'],
+};
+function compileThesaurus(thesaurus) {
+    const byFirstWord = new Map();
+    for (const [concept, phrases] of Object.entries(thesaurus)) {
+        for (const phrase of phrases) {
+            const sequence = words(phrase).map(stem);
+            if (sequence.length === 0)
+                continue;
+            const list = byFirstWord.get(sequence[0]) ?? [];
+            list.push({ concept, sequence });
+            byFirstWord.set(sequence[0], list);
+        }
+    }
+    return byFirstWord;
+}
+const COMPILED = compileThesaurus(COMPLIANCE_THESAURUS);
+/** Concepts whose phrases occur in the stemmed token sequence (phrases may span stopword gaps). */
+export function concepts(tokens, compiled = COMPILED) {
+    const found = [];
+    tokens.forEach((token, index) => {
+        for (const phrase of compiled.get(token) ?? []) {
+            if (phrase.sequence.every((part, offset) => tokens[index + offset] === part))
+                found.push(phrase.concept);
+        }
+    });
+    return found;
+}
+/** Character n-grams of a word with boundary marks (`^log$` → `^lo`, `log`, `og$`, ...). */
+export function charNgrams(word, sizes = [3, 4]) {
+    const marked = `^${word}$`;
+    const grams = [];
+    for (const size of sizes) {
+        for (let i = 0; i + size <= marked.length; i++)
+            grams.push(marked.slice(i, i + size));
+    }
+    return grams;
+}
+/** All features of a text; `emphasis` repeats the words of a title so they weigh more. */
+export function textFeatures(text, emphasis = '') {
+    const bodyWords = words(`${emphasis} ${text}`).map(stem);
+    const emphasised = words(emphasis).map(stem);
+    const all = [...bodyWords, ...emphasised];
+    return {
+        words: all,
+        concepts: [...concepts(bodyWords), ...concepts(emphasised)],
+        ngrams: words(`${emphasis} ${text}`).flatMap((word) => charNgrams(word)),
+    };
+}
+//# sourceMappingURL=text-features.js.map

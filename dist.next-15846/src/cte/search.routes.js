@@ -1,0 +1,18 @@
+import { errorResponses } from '../schemas.js';
+import { SearchBody, SearchResultSchema } from './cte.schemas.js';
+import { searchRequirements } from './search.service.js';
+export const searchRoutes = async (app, { ctx }) => {
+    app.post('/embeddings/distance', {
+        // A search, not a change: POST only because the query travels in the body.
+        config: { scope: 'read' },
+        schema: {
+            tags: ['cte'],
+            summary: 'Requirements of every framework nearest in meaning to a text',
+            description: 'Sorted by cosine distance. The response names the model: the local sentence-embedding model ' +
+                'when COMPLY_MODEL_DIR holds it, else the built-in embedder.',
+            body: SearchBody,
+            response: { 200: SearchResultSchema, ...errorResponses },
+        },
+    }, async (request) => searchRequirements(ctx.db.em(), ctx.config.embeddings, ctx.log, request.body.query, request.body.limit));
+};
+//# sourceMappingURL=search.routes.js.map

@@ -1,0 +1,144 @@
+/**
+ * Semantic search over the current library. Per library revision and model, one process builds the
+ * embedder and the in-memory vector index once: requirement vectors come from the database when the
+ * embeddings job stored them for exactly these texts and this model, and are computed on the spot
+ * otherwise. The embeddings job and the route share that build, so in-process runs never do it twice.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { BUILTIN_MODEL } from './embeddings/builtin-embedder.js';
+import { createEmbedder } from './embeddings/create-embedder.js';
+import { libraryDocuments } from './embeddings/embedder.js';
+import { RequirementSearch } from './embeddings/requirement-search.js';
+import { VectorIndex } from './embeddings/vector-index.js';
+import { loadStoredVectors, storedFingerprint, storeVectors } from './embeddings.store.js';
+import { currentLibrary } from './library.service.js';
+/** True when the configured model's files are in the model directory (nothing is ever downloaded). */
+export function localModelPresent(settings) {
+    return existsSync(path.join(settings.modelDir, settings.modelName, 'config.json'));
+}
+/** The model the library will be embedded with, known without loading it. */
+export function expectedModel(settings) {
+    return localModelPresent(settings) ? settings.modelName : BUILTIN_MODEL;
+}
+/** Names a vector set: the model and every embedded text, in order. */
+export function vectorFingerprint(model, documents) {
+    const hash = createHash('sha256').update(model);
+    for (const document of documents) {
+        hash.update(`\u001e${document.frameworkId}\u001f${document.requirementId}\u001f${document.text}`);
+    }
+    return hash.digest('hex').slice(0, 32);
+}
+/**
+ * A model can return NaN for a text it has no token for (the mean of nothing); such a vector is replaced
+ * by zeros, which matches nothing, instead of poisoning every distance.
+ */
+function finiteEmbedder(embedder) {
+    return {
+        model: embedder.model,
+        dimension: embedder.dimension,
+        embed: async (texts) => (await embedder.embed(texts)).map((vector) => vector.every(Number.isFinite) ? vector : new Float32Array(vector.length)),
+    };
+}
+const EMBED_SLICE = 64;
+/** Embeds in slices, yielding between them, so a large library does not hold up the event loop. */
+async function embedAll(embedder, documents) {
+    const vectors = [];
+    for (let start = 0; start < documents.length; start += EMBED_SLICE) {
+        const slice = documents.slice(start, start + EMBED_SLICE).map((document) => document.text);
+        vectors.push(...(await embedder.embed(slice)));
+        await new Promise((resolve) => setImmediate(resolve));
+    }
+    return vectors;
+}
+async function buildSearch(em, current, settings, log) {
+    const frameworks = current.library.frameworks;
+    const documents = libraryDocuments(frameworks);
+    const embedder = finiteEmbedder(await createEmbedder({
+        // Only hand over the directory when the model is there: a missing model is the normal case.
+        modelDir: localModelPresent(settings) ? settings.modelDir : undefined,
+        modelName: settings.modelName,
+        frameworks,
+        log,
+    }));
+    const fingerprint = vectorFingerprint(embedder.model, documents);
+    const stored = await loadStoredVectors(em, embedder.model, fingerprint, documents);
+    const vectors = stored ?? (await embedAll(embedder, documents));
+    log.info(`search index ready: ${vectors.length} requirement vectors ${stored ? 'from the database' : 'computed'} (${embedder.model})`);
+    const items = documents.map(({ frameworkId, requirementId, title }) => ({
+        frameworkId,
+        requirementId,
+        title,
+    }));
+    return {
+        search: new RequirementSearch(embedder, new VectorIndex(embedder.dimension, items, vectors)),
+        fingerprint,
+        documents,
+        vectors,
+        source: stored ? 'stored' : 'computed',
+    };
+}
+/** Builds kept: the current one and the previous one, which in-flight requests may still use. */
+const KEPT_BUILDS = 2;
+const builds = new Map();
+export function readySearch(em, current, settings, log) {
+    const key = `${current.revision}\u001f${settings.modelDir}\u001f${settings.modelName}`;
+    let build = builds.get(key);
+    if (!build) {
+        build = buildSearch(em, current, settings, log);
+        builds.set(key, build);
+        build.catch(() => builds.delete(key));
+        while (builds.size > KEPT_BUILDS)
+            builds.delete(builds.keys().next().value);
+    }
+    return build;
+}
+/** The `limit` requirements nearest to the query, with the model that ranked them. */
+export async function searchRequirements(em, settings, log, query, limit) {
+    const ready = await readySearch(em, await currentLibrary(em), settings, log);
+    return ready.search.search(query, limit);
+}
+/** Whether the stored vectors were made for another library or model (cheap: nothing is embedded). */
+export async function embeddingsStale(em, settings) {
+    const { library } = await currentLibrary(em);
+    const model = expectedModel(settings);
+    return ((await storedFingerprint(em, model)) !== vectorFingerprint(model, libraryDocuments(library.frameworks)));
+}
+/** Refreshes in this process run one at a time, so a burst of imports embeds the final library once. */
+let refreshing = Promise.resolve();
+/** What the embeddings job does: make sure the database holds the current library's vectors. */
+export function refreshEmbeddings(em, settings, log) {
+    const run = refreshing.then(() => refreshNow(em, settings, log));
+    refreshing = run.catch(() => { });
+    return run;
+}
+async function refreshNow(em, settings, log) {
+    // Read when the turn comes: earlier queued imports are part of the library by then.
+    const current = await currentLibrary(em);
+    const documents = libraryDocuments(current.library.frameworks);
+    const model = expectedModel(settings);
+    const expected = vectorFingerprint(model, documents);
+    if ((await storedFingerprint(em, model)) === expected) {
+        return { model, fingerprint: expected, vectors: documents.length, stored: false };
+    }
+    const ready = await readySearch(em, current, settings, log);
+    const { embedder } = ready.search;
+    const stale = (await storedFingerprint(em, embedder.model)) !== ready.fingerprint;
+    if (stale) {
+        await storeVectors(em, {
+            model: embedder.model,
+            fingerprint: ready.fingerprint,
+            dimension: embedder.dimension,
+            documents: ready.documents,
+            vectors: ready.vectors,
+        });
+    }
+    return {
+        model: embedder.model,
+        fingerprint: ready.fingerprint,
+        vectors: ready.documents.length,
+        stored: stale,
+    };
+}
+//# sourceMappingURL=search.service.js.map

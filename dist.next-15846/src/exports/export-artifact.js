@@ -1,0 +1,27 @@
+import { setImmediate } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+const gunzipAsync = promisify(gunzip);
+/** The artifact with its body as the document itself. */
+export async function decodedArtifact(artifact) {
+    if (artifact.contentEncoding !== 'gzip')
+        return artifact;
+    const { contentEncoding: _gzip, ...rest } = artifact;
+    return { ...rest, body: await gunzipAsync(artifact.body) };
+}
+/** `attachment; filename="…"`: file names are built from safe characters only, so no quoting is needed. */
+export const contentDisposition = (fileName) => `attachment; filename="${fileName}"`;
+/** Text reduced to the characters a file name may hold anywhere, never empty. */
+export function fileNamePart(text, maxLength = 60) {
+    return (text
+        .normalize('NFKD')
+        .replace(/[^A-Za-z0-9._-]+/g, '-')
+        .replace(/^[-.]+|[-.]+$/g, '')
+        .slice(0, maxLength) || 'x');
+}
+/**
+ * Lets other requests run between the phases of a large export. In-process jobs share the daemon's
+ * event loop, so each phase (load, build, validate, serialise, compress) gives way before the next.
+ */
+export const yieldToLoop = () => setImmediate();
+//# sourceMappingURL=export-artifact.js.map

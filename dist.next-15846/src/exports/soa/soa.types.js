@@ -1,0 +1,13 @@
+export const SOA_FORMATS = ['json', 'csv', 'markdown', 'pdf'];
+export function isSoaFormat(value) {
+    return typeof value === 'string' && SOA_FORMATS.includes(value);
+}
+export class UnknownSoaFormatError extends Error {
+    format;
+    constructor(format) {
+        super(`Unknown Statement of Applicability format ${JSON.stringify(format)}; use one of ${SOA_FORMATS.join(', ')}`);
+        this.format = format;
+        this.name = 'UnknownSoaFormatError';
+    }
+}
+//# sourceMappingURL=soa.types.js.map

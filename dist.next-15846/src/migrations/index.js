@@ -1,0 +1,22 @@
+import { Migration20261122000100Foundation } from './Migration20261122000100Foundation.js';
+import { Migration20261122000200Evidence } from './Migration20261122000200Evidence.js';
+import { Migration20261122000300Compliance } from './Migration20261122000300Compliance.js';
+import { Migration20261122000310EvidenceTypeCounts } from './Migration20261122000310EvidenceTypeCounts.js';
+import { Migration20261122000400Attestations } from './Migration20261122000400Attestations.js';
+import { Migration20261122000500Exports } from './Migration20261122000500Exports.js';
+import { Migration20261122000501ExportResultEncoding } from './Migration20261122000501ExportResultEncoding.js';
+import { Migration20261122000600Cte } from './Migration20261122000600Cte.js';
+import { Migration20261124000700Assessments } from './Migration20261124000700Assessments.js';
+/** Every migration, in order. Listed explicitly so the same set runs from source, tests and builds. */
+export const migrations = [
+    Migration20261122000100Foundation,
+    Migration20261122000200Evidence,
+    Migration20261122000300Compliance,
+    Migration20261122000400Attestations,
+    Migration20261122000500Exports,
+    Migration20261122000501ExportResultEncoding,
+    Migration20261122000600Cte,
+    Migration20261122000310EvidenceTypeCounts,
+    Migration20261124000700Assessments,
+];
+//# sourceMappingURL=index.js.map

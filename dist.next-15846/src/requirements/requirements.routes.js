@@ -1,0 +1,138 @@
+import { HistorySchema } from '../compliance/compliance.schemas.js';
+import { complianceHistory } from '../compliance/history.service.js';
+import { currentLibrary } from '../cte/library.service.js';
+import { evidenceRoutesFor } from '../evidence/evidence.routes.js';
+import { requireOrg } from '../orgs/orgs.service.js';
+import { principalOf } from '../plugins/auth.js';
+import { errorResponses, OrgIdParam } from '../schemas.js';
+import { ISO_42001 } from '../vocabulary.js';
+import { FrameworkComplianceSchema, FrameworkHistoryQuery, OrgFrameworkListSchema, OrgFrameworkParams, OrgRequirementEvidenceItemParams, OrgRequirementParams, RequirementApplicabilityBody, RequirementEvidenceListSchema, RequirementEvidenceSchema, RequirementItemSchema, RequirementListQuery, RequirementListSchema, RequirementStatusBody, } from './requirements.schemas.js';
+import { frameworkCompliance, frameworkHistory, getRequirement, listRequirements, orgFrameworks, requireRequirement, setRequirementApplicability, setRequirementStatus, withdrawAssessment, } from './requirements.service.js';
+const TAG = 'assessments';
+const requirementPath = (orgId, frameworkId, requirementId) => `/api/v1/orgs/${encodeURIComponent(orgId)}/frameworks/${encodeURIComponent(frameworkId)}/requirements/${encodeURIComponent(requirementId)}`;
+export const requirementRoutes = async (app, { ctx }) => {
+    // Every route here names an org: check it once for all of them.
+    app.addHook('preHandler', async (request) => {
+        await requireOrg(ctx.db.em(), request.params.orgId);
+    });
+    app.get('/orgs/:orgId/frameworks', {
+        schema: {
+            tags: [TAG],
+            summary: "Every framework with the org's score and coverage",
+            description: 'Built-in frameworks, the ISO management-system clauses and imported catalogs. `score` counts effective statuses (direct records, else what the crosswalk infers); `directScore` counts direct records only; `coverage` is the CTE coverage.',
+            params: OrgIdParam,
+            response: { 200: OrgFrameworkListSchema, ...errorResponses },
+        },
+    }, async (request) => orgFrameworks(ctx.db.em(), request.params.orgId));
+    app.get('/orgs/:orgId/frameworks/:frameworkId/requirements', {
+        schema: {
+            tags: [TAG],
+            summary: "Every requirement of a framework with the org's record and what the crosswalk infers",
+            params: OrgFrameworkParams,
+            querystring: RequirementListQuery,
+            response: { 200: RequirementListSchema, ...errorResponses },
+        },
+    }, async (request) => {
+        const { orgId, frameworkId } = request.params;
+        const { requirements } = await listRequirements(ctx.db.em(), orgId, frameworkId, request.query);
+        return { orgId, frameworkId, requirements };
+    });
+    app.get('/orgs/:orgId/frameworks/:frameworkId/requirements/:requirementId', {
+        schema: {
+            tags: [TAG],
+            summary: 'One requirement, with the full crosswalk reasoning behind its inferred status',
+            params: OrgRequirementParams,
+            response: { 200: RequirementItemSchema, ...errorResponses },
+        },
+    }, async (request) => {
+        const { orgId, frameworkId, requirementId } = request.params;
+        return {
+            orgId,
+            frameworkId,
+            ...(await getRequirement(ctx.db.em(), orgId, frameworkId, requirementId)),
+        };
+    });
+    app.put('/orgs/:orgId/frameworks/:frameworkId/requirements/:requirementId/status', {
+        config: { scope: 'write' },
+        schema: {
+            tags: [TAG],
+            summary: 'Record the status of a requirement (a direct record always wins over inference)',
+            params: OrgRequirementParams,
+            body: RequirementStatusBody,
+            response: { 200: RequirementItemSchema, ...errorResponses },
+        },
+    }, async (request) => {
+        const { orgId, frameworkId, requirementId } = request.params;
+        const entry = await setRequirementStatus(ctx.db.em(), { orgId, frameworkId, requirementId }, { ...request.body, keyId: principalOf(request).keyId });
+        return { orgId, frameworkId, ...entry };
+    });
+    app.put('/orgs/:orgId/frameworks/:frameworkId/requirements/:requirementId/applicability', {
+        config: { scope: 'write' },
+        schema: {
+            tags: [TAG],
+            summary: 'Record whether a requirement applies, with the justification and reviewer',
+            params: OrgRequirementParams,
+            body: RequirementApplicabilityBody,
+            response: { 200: RequirementItemSchema, ...errorResponses },
+        },
+    }, async (request) => {
+        const { orgId, frameworkId, requirementId } = request.params;
+        const entry = await setRequirementApplicability(ctx.db.em(), { orgId, frameworkId, requirementId }, { ...request.body, keyId: principalOf(request).keyId });
+        return { orgId, frameworkId, ...entry };
+    });
+    app.delete('/orgs/:orgId/frameworks/:frameworkId/requirements/:requirementId/assessment', {
+        config: { scope: 'write' },
+        schema: {
+            tags: [TAG],
+            summary: 'Withdraw the direct status and applicability: fall back to what the crosswalk infers',
+            description: 'Evidence, owner and note stay; the withdrawal is logged (actor: the API key). ISO/IEC 42001 controls always keep their record: `409`.',
+            params: OrgRequirementParams,
+            response: { 200: RequirementItemSchema, ...errorResponses },
+        },
+    }, async (request) => {
+        const { orgId, frameworkId, requirementId } = request.params;
+        const { keyId } = principalOf(request);
+        const entry = await withdrawAssessment(ctx.db.em(), { orgId, frameworkId, requirementId }, { actor: keyId ?? 'platform', keyId });
+        return { orgId, frameworkId, ...entry };
+    });
+    app.get('/orgs/:orgId/frameworks/:frameworkId/compliance', {
+        schema: {
+            tags: [TAG],
+            summary: 'The score of one framework, with how much of it rests on inference',
+            params: OrgFrameworkParams,
+            response: { 200: FrameworkComplianceSchema, ...errorResponses },
+        },
+    }, async (request) => frameworkCompliance(ctx.db.em(), request.params.orgId, request.params.frameworkId));
+    app.get('/orgs/:orgId/frameworks/:frameworkId/compliance/history', {
+        schema: {
+            tags: [TAG],
+            summary: 'The score history of one framework, rebuilt exactly from the change log',
+            description: 'As `GET /orgs/{orgId}/compliance/history`. ISO/IEC 42001 reads its daily roll-ups; other frameworks replay the change log of every framework (inference depends on all of them) over the current crosswalk.',
+            params: OrgFrameworkParams,
+            querystring: FrameworkHistoryQuery,
+            response: { 200: HistorySchema, ...errorResponses },
+        },
+    }, async (request) => {
+        const em = ctx.db.em();
+        const { orgId, frameworkId } = request.params;
+        if (frameworkId !== ISO_42001)
+            return frameworkHistory(em, orgId, frameworkId, request.query);
+        const { history } = await complianceHistory(em, orgId, request.query);
+        return history;
+    });
+    await app.register(evidenceRoutesFor({
+        path: '/orgs/:orgId/frameworks/:frameworkId/requirements/:requirementId/evidence',
+        tag: TAG,
+        params: OrgRequirementParams,
+        itemParams: OrgRequirementEvidenceItemParams,
+        item: RequirementEvidenceSchema,
+        list: RequirementEvidenceListSchema,
+        keyOf: async (em, { orgId, frameworkId, requirementId }) => {
+            requireRequirement((await currentLibrary(em)).library, frameworkId, requirementId);
+            return { orgId, frameworkId, requirementId };
+        },
+        decorate: ({ frameworkId, requirementId }) => ({ frameworkId, requirementId }),
+        location: ({ orgId, frameworkId, requirementId }) => `${requirementPath(orgId, frameworkId, requirementId)}/evidence`,
+    }), { ctx });
+};
+//# sourceMappingURL=requirements.routes.js.map

@@ -1,0 +1,218 @@
+import { ISO_42001 } from '../vocabulary.js';
+/** An item is expired from the instant `expiresAt` is reached. */
+export const isExpired = (expiresAt, now) => expiresAt !== null && new Date(expiresAt).getTime() <= now.getTime();
+/** The "all evidence expired" rule over a record's roll-up (alias `r`); its one parameter is the instant. */
+const EVIDENCE_EXPIRED = `coalesce(r.evidence_count > 0 and not r.evidence_never_expires
+  and r.evidence_expires_max <= ?::timestamptz, false)`;
+const LATEST_EVIDENCE = 3;
+/** Creates the ISO/IEC 42001 records of one org (or of every org, for controls added to the library). */
+export async function seedIsoRecords(tx, orgId) {
+    await tx.execute(`insert into requirement_records (org_id, framework_id, requirement_id, status, applicable, updated_at)
+     select o.org_id, ?, c.control_id, 'not_started', true, o.created_at from orgs o cross join controls c
+     ${orgId === undefined ? '' : 'where o.org_id = ?'}
+     on conflict do nothing`, orgId === undefined ? [ISO_42001] : [ISO_42001, orgId]);
+}
+/** Every record of the org (of one framework when given), in no particular order. */
+export async function readRecordStates(em, orgId, options = {}) {
+    const frameworkFilter = options.frameworkId === undefined ? '' : ' and r.framework_id = ?';
+    return em.execute(`select r.framework_id as "frameworkId", r.requirement_id as "requirementId", r.status, r.applicable,
+       ${EVIDENCE_EXPIRED} as "evidenceExpired"
+     from requirement_records r where r.org_id = ?${frameworkFilter}`, [options.now ?? new Date(), orgId, ...(options.frameworkId === undefined ? [] : [options.frameworkId])]);
+}
+/**
+ * The records of one framework with their evidence summaries: counts and expiry from the roll-up columns,
+ * the latest few items from one lateral join (an index scan of a few rows per record).
+ */
+export async function readRecordViews(em, orgId, frameworkId, options = {}) {
+    const now = options.now ?? new Date();
+    const params = [now, orgId, frameworkId];
+    let filter = '';
+    if (options.requirementId !== undefined) {
+        filter = ' and r.requirement_id = ?';
+        params.push(options.requirementId);
+    }
+    const rows = await em.execute(`select r.requirement_id as "requirementId", r.status, r.applicable, r.justification, r.reviewer, r.owner,
+       r.note, r.updated_at as "updatedAt", r.evidence_count as "evidenceCount",
+       ${EVIDENCE_EXPIRED} as "evidenceExpired", r.evidence_expires_max as "evidenceExpiresMax",
+       coalesce(latest.items, '[]'::json) as evidence
+     from requirement_records r
+     left join lateral (
+       select json_agg(json_build_object('evidenceId', e.evidence_id, 'type', e.type, 'title', e.title,
+         'createdAt', e.created_at, 'expiresAt', e.expires_at) order by e.created_at desc, e.evidence_id desc) items
+       from (select evidence_id, type, title, created_at, expires_at from evidence
+         where org_id = r.org_id and framework_id = r.framework_id and requirement_id = r.requirement_id
+         order by created_at desc, evidence_id desc limit ${LATEST_EVIDENCE}) e
+     ) latest on true
+     where r.org_id = ? and r.framework_id = ?${filter}`, params);
+    return { records: rows.map((row) => toView(row, now)), validUntil: nextExpiry(rows, now) };
+}
+function toView({ evidenceExpiresMax: _, ...row }, now) {
+    return {
+        ...row,
+        updatedAt: new Date(row.updatedAt).toISOString(),
+        evidence: row.evidence.map((item) => ({
+            evidenceId: item.evidenceId,
+            type: item.type,
+            title: item.title,
+            createdAt: new Date(item.createdAt).toISOString(),
+            expired: isExpired(item.expiresAt, now),
+        })),
+    };
+}
+/** The first instant after `now` at which an expiry changes what the views show (Infinity if none). */
+function nextExpiry(rows, now) {
+    let next = Number.POSITIVE_INFINITY;
+    const consider = (value) => {
+        const at = value === null ? Number.NaN : new Date(value).getTime();
+        if (at > now.getTime() && at < next)
+            next = at;
+    };
+    for (const row of rows) {
+        consider(row.evidenceExpiresMax);
+        for (const item of row.evidence)
+            consider(item.expiresAt);
+    }
+    return next;
+}
+/**
+ * Writes a judgement (the columns given; `undefined` leaves a column as it is) and logs every change of
+ * status or applicability, in one transaction with the row locked. A record of another framework than ISO
+ * 42001 is created on its first write. `check` sees the current values first and may refuse the change.
+ * Returns the values the record had before.
+ */
+export async function writeJudgement(em, key, judgement, author, check = () => { }, options = { create: true }) {
+    return em.transactional(async (tx) => {
+        const now = new Date();
+        const params = [key.orgId, key.frameworkId, key.requirementId];
+        let [current] = await tx.execute(`select status, applicable from requirement_records
+       where org_id = ? and framework_id = ? and requirement_id = ? for update`, params);
+        check(current);
+        // Nothing to withdraw from a record that does not exist: leave no empty record behind.
+        if (!current && !options.create)
+            return undefined;
+        if (!current) {
+            // Concurrent first writes: one inserts, the other waits on the row lock of the winner.
+            await tx.execute(`insert into requirement_records (org_id, framework_id, requirement_id, updated_at)
+         values (?, ?, ?, ?) on conflict do nothing`, [...params, now]);
+            [current] = await tx.execute(`select status, applicable from requirement_records
+         where org_id = ? and framework_id = ? and requirement_id = ? for update`, params);
+        }
+        const columns = Object.entries(judgement).filter(([, value]) => value !== undefined);
+        await tx.execute(`update requirement_records set ${columns.map(([column]) => `${column} = ?`).join(', ')}${columns.length ? ', ' : ''}updated_at = ?
+       where org_id = ? and framework_id = ? and requirement_id = ?`, [...columns.map(([, value]) => value), now, ...params]);
+        // A value written again is still a decision worth logging (a reviewer confirmed it); a withdrawal is
+        // logged only when there was something to withdraw.
+        const changes = [];
+        if (judgement.status !== undefined && (judgement.status !== null || current.status !== null)) {
+            changes.push(['status', current.status, judgement.status]);
+        }
+        if (judgement.applicable !== undefined &&
+            (judgement.applicable !== null || current.applicable !== null)) {
+            changes.push(['applicable', stringOf(current.applicable), stringOf(judgement.applicable)]);
+        }
+        for (const [field, from, to] of changes) {
+            await tx.execute(`insert into requirement_changes
+           (org_id, framework_id, requirement_id, field, from_value, to_value, actor, key_id, note, changed_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [...params, field, from, to, author.actor, author.keyId, author.note ?? null, now]);
+        }
+        return current;
+    });
+}
+const stringOf = (value) => (value === null ? null : String(value));
+/** True when the org has a record of the requirement (ISO 42001 controls always do). */
+export async function recordExists(em, key) {
+    const rows = await em.execute('select 1 from requirement_records where org_id = ? and framework_id = ? and requirement_id = ?', [key.orgId, key.frameworkId, key.requirementId]);
+    return rows.length > 0;
+}
+/** Makes sure a record exists (with no judgement) so that evidence can roll up on it. */
+export async function ensureRecord(tx, key, now) {
+    await tx.execute(`insert into requirement_records (org_id, framework_id, requirement_id, updated_at)
+     values (?, ?, ?, ?) on conflict do nothing`, [key.orgId, key.frameworkId, key.requirementId, now]);
+}
+/**
+ * Moves the evidence roll-up of each record by the items just inserted, one statement per record, in a
+ * fixed order so that concurrent batches lock the rows in the same order (no deadlocks). Call it in the
+ * transaction that inserts the evidence.
+ */
+export async function addEvidenceRollups(tx, deltas) {
+    const ordered = [...deltas].sort((a, b) => `${a.orgId}/${a.frameworkId}/${a.requirementId}`.localeCompare(`${b.orgId}/${b.frameworkId}/${b.requirementId}`));
+    for (const delta of ordered) {
+        await tx.execute(`update requirement_records set evidence_count = evidence_count + ?,
+         evidence_attestation_count = evidence_attestation_count + ?,
+         evidence_document_count = evidence_document_count + ?,
+         evidence_link_count = evidence_link_count + ?,
+         evidence_never_expires = evidence_never_expires or ?,
+         evidence_expires_max = greatest(evidence_expires_max, ?::timestamptz)
+       where org_id = ? and framework_id = ? and requirement_id = ?`, [
+            delta.count,
+            delta.byType.attestation,
+            delta.byType.document,
+            delta.byType.link,
+            delta.neverExpires,
+            delta.expiresMax,
+            delta.orgId,
+            delta.frameworkId,
+            delta.requirementId,
+        ]);
+    }
+}
+/**
+ * A scalar subquery giving a record's evidence total (of one type when given), 0 without a record; its
+ * three parameters are org, framework and requirement. Lets an evidence page read its total in the same
+ * statement as its rows.
+ */
+export function evidenceTotalSql(type) {
+    const column = type ? `evidence_${type}_count` : 'evidence_count';
+    return `coalesce((select ${column} from requirement_records
+    where org_id = ? and framework_id = ? and requirement_id = ?), 0)`;
+}
+/** Changes at or after `since`, newest first (id breaks ties, so same-millisecond changes unwind in order). */
+export async function readChangesSince(tx, orgId, since, frameworkId) {
+    const rows = await tx.execute(`select framework_id as "frameworkId", requirement_id as "requirementId", field, from_value as "fromValue",
+       changed_at as "changedAt"
+     from requirement_changes where org_id = ? and changed_at >= ?::timestamptz
+     ${frameworkId === undefined ? '' : 'and framework_id = ?'}
+     order by changed_at desc, id desc`, frameworkId === undefined ? [orgId, since] : [orgId, since, frameworkId]);
+    return rows.map((row) => ({ ...row, changedAt: new Date(row.changedAt).getTime() }));
+}
+/**
+ * The current records of one framework (or all), the changes since `since` (newest first) and, when asked,
+ * the org's creation time, in one statement: one round trip and one consistent snapshot. `since` is a
+ * value so that the planner walks the change-log index from it.
+ */
+export async function readStatesAndChanges(em, orgId, since, frameworkId) {
+    const frameworkFilter = frameworkId === undefined ? '' : ' and framework_id = ?';
+    const frameworkParam = frameworkId === undefined ? [] : [frameworkId];
+    const [row] = await em.execute(`select
+       coalesce((select json_agg(json_build_array(framework_id, requirement_id, status, applicable))
+         from requirement_records where org_id = ?${frameworkFilter}), '[]'::json) as states,
+       coalesce((select json_agg(json_build_array(framework_id, requirement_id, field, from_value, changed_at)
+           order by changed_at desc, id desc)
+         from requirement_changes where org_id = ? and changed_at >= ?::timestamptz${frameworkFilter}),
+         '[]'::json) as changes`, [orgId, ...frameworkParam, orgId, since, ...frameworkParam]);
+    return {
+        states: row.states.map(([frameworkId, requirementId, status, applicable]) => ({
+            frameworkId,
+            requirementId,
+            status,
+            applicable,
+            evidenceExpired: false,
+        })),
+        changes: row.changes.map(([frameworkId, requirementId, field, fromValue, changedAt]) => ({
+            frameworkId,
+            requirementId,
+            field,
+            fromValue,
+            changedAt: Date.parse(changedAt),
+        })),
+    };
+}
+/** Every record of the org (of one framework when given), ordered by framework and requirement id. */
+export async function readRecords(em, orgId, frameworkId) {
+    const rows = await em.execute(`select framework_id as "frameworkId", requirement_id as "requirementId", status, applicable,
+       justification, reviewer, owner, note, updated_at as "updatedAt", evidence_count::int as "evidenceCount"
+     from requirement_records where org_id = ?${frameworkId === undefined ? '' : ' and framework_id = ?'}
+     order by framework_id, requirement_id`, frameworkId === undefined ? [orgId] : [orgId, frameworkId]);
+    return rows.map((row) => ({ ...row, updatedAt: new Date(row.updatedAt).toISOString() }));
+}
+//# sourceMappingURL=requirements.store.js.map

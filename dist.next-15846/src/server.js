@@ -1,0 +1,49 @@
+import { pino } from 'pino';
+import { buildApp } from './app.js';
+import { countKeys, createKey } from './auth/keys.service.js';
+import { scheduleComplianceRollup } from './compliance/rollup.job.js';
+import { seedControlLibrary } from './controls/library.seed.js';
+import { openDatabase } from './db.js';
+import { createJobRunner } from './jobs/create-job-runner.js';
+import { createRedis } from './jobs/redis.js';
+import { Metrics } from './metrics/metrics.js';
+import { startMetricsServer } from './metrics/metrics.server.js';
+/** Migrates, seeds, builds the app and listens; the daemon behind `comply serve` and `npm start`. */
+export async function startServer(config) {
+    const db = await openDatabase(config);
+    await seedControlLibrary(db.em());
+    const log = pino({ level: config.logLevel });
+    const jobs = createJobRunner(config, db, log);
+    // Rate-limit counters shared across daemon instances; commands fail fast (and are skipped) if Redis is down.
+    const redis = config.redisUrl
+        ? createRedis(config.redisUrl, 'command', log, 'rate-limit', { commandTimeoutMs: 250 })
+        : null;
+    const metrics = config.metricsPort === null ? undefined : new Metrics();
+    const app = await buildApp({ config, db, jobs, redis, logger: log, metrics });
+    if (!config.adminKey && (await countKeys(db.em())) === 0) {
+        const key = await createKey(db.em(), { orgId: null, scopes: ['admin'], name: 'bootstrap' });
+        // Printed once, on the first start of an empty database: it is the only way in.
+        process.stdout.write(`\nCreated the first platform API key (store it now, it is not shown again):\n  ${key.key}\n\n`);
+    }
+    const address = await app.listen({ host: config.host, port: config.port });
+    const metricsServer = metrics
+        ? await startMetricsServer(metrics, config.host, config.metricsPort)
+        : null;
+    app.log.info({ database: db.kind, jobs: jobs.kind, metrics: metricsServer?.url }, `comply listening on ${address}`);
+    // Never fatal: with Redis down the schedule is applied once it answers.
+    await scheduleComplianceRollup(jobs).catch((error) => app.log.warn({ err: error }, 'could not schedule the compliance roll-up'));
+    let closing;
+    const close = () => {
+        closing ??= (async () => {
+            await app.close();
+            await metricsServer?.close();
+            metrics?.close();
+            await jobs.close();
+            redis?.disconnect();
+            await db.close();
+        })();
+        return closing;
+    };
+    return { app, db, address, close };
+}
+//# sourceMappingURL=server.js.map

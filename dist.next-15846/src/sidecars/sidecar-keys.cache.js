@@ -1,0 +1,54 @@
+import { reportCache } from '../metrics/events.js';
+import { ed25519FromStored } from './ed25519.js';
+import { findSidecarKey } from './sidecar-keys.service.js';
+const TTL_MS = 10_000;
+const MAX_ENTRIES = 10_000;
+/**
+ * Public keys by org and key id, so that verifying a signature costs no query. Concurrent misses share
+ * one lookup. Revocations reach every instance at once through the revocation bus
+ * (src/cache/revocations.ts); the TTL bounds staleness only while Redis is down. Unknown keys are not
+ * cached, so a key registered elsewhere works at once.
+ */
+export class SidecarKeyCache {
+    db;
+    entries = new Map();
+    constructor(db) {
+        this.db = db;
+    }
+    get(orgId, keyId) {
+        const cacheKey = `${orgId}\u0000${keyId}`;
+        const cached = this.entries.get(cacheKey);
+        const hit = cached !== undefined && cached.expiresAt > Date.now();
+        reportCache('sidecar-keys', hit);
+        if (hit)
+            return cached.state;
+        const state = findSidecarKey(this.db.em(), orgId, keyId).then((row) => row ? { key: ed25519FromStored(row.publicKey).key, revoked: row.revoked } : null);
+        if (this.entries.size >= MAX_ENTRIES)
+            this.entries.clear();
+        const entry = { state, expiresAt: Date.now() + TTL_MS };
+        this.entries.set(cacheKey, entry);
+        const forget = () => {
+            if (this.entries.get(cacheKey) === entry)
+                this.entries.delete(cacheKey);
+        };
+        state.then((found) => found || forget(), forget);
+        return state;
+    }
+    clear() {
+        this.entries.clear();
+    }
+    evict(orgId, keyId) {
+        this.entries.delete(`${orgId}\u0000${keyId}`);
+    }
+}
+const caches = new WeakMap();
+/** One cache per database, shared by the key routes (which evict) and ingestion (which reads). */
+export function sidecarKeyCache(db) {
+    let cache = caches.get(db);
+    if (!cache) {
+        cache = new SidecarKeyCache(db);
+        caches.set(db, cache);
+    }
+    return cache;
+}
+//# sourceMappingURL=sidecar-keys.cache.js.map
