@@ -8,7 +8,7 @@ import { api, enc, startDaemonOn } from './check-support.js';
 type ToolResult = {
   isError?: boolean;
   content: { type: string; text?: string }[];
-  structuredContent?: Record<string, unknown>;
+  structuredContent: Record<string, unknown>;
 };
 
 const READ_TOOLS = [
@@ -129,7 +129,7 @@ describe.each(dbKinds)('comply mcp on %s', { timeout: 120_000 }, (kind) => {
   it('answers the read tools with structured content and a short text', async () => {
     const frameworks = await tool(reader, 'list_frameworks');
     expect(frameworks.isError).toBeFalsy();
-    const iso = (frameworks.structuredContent?.frameworks as { frameworkId: string; score: number }[]).find(
+    const iso = (frameworks.structuredContent.frameworks as { frameworkId: string; score: number }[]).find(
       (f) => f.frameworkId === 'iso-42001',
     );
     expect(iso?.score).toBe(2.6);
@@ -159,12 +159,12 @@ describe.each(dbKinds)('comply mcp on %s', { timeout: 120_000 }, (kind) => {
       offset: 3,
     });
     const ids = [
-      ...(first.structuredContent?.gaps as { requirementId: string }[]),
-      ...(second.structuredContent?.gaps as { requirementId: string }[]),
+      ...(first.structuredContent.gaps as { requirementId: string }[]),
+      ...(second.structuredContent.gaps as { requirementId: string }[]),
     ].map((g) => g.requirementId);
     expect(ids).toEqual(critical.slice(0, 6));
     expect(
-      (first.structuredContent?.gaps as { recommendation: string }[])[0].recommendation.length,
+      (first.structuredContent.gaps as { recommendation: string }[])[0].recommendation.length,
     ).toBeGreaterThan(20);
 
     const why = await tool(reader, 'explain_coverage', {
@@ -172,7 +172,7 @@ describe.each(dbKinds)('comply mcp on %s', { timeout: 120_000 }, (kind) => {
       requirementId: 'Art. 12',
     });
     expect(why.structuredContent).toMatchObject({ frameworkId: 'eu-ai-act', requirementId: 'Art. 12' });
-    expect(why.structuredContent?.justifications).toContainEqual(
+    expect(why.structuredContent.justifications).toContainEqual(
       expect.objectContaining({ frameworkId: 'iso-42001', requirementId: 'A.6.2.8', status: 'implemented' }),
     );
 
@@ -180,7 +180,7 @@ describe.each(dbKinds)('comply mcp on %s', { timeout: 120_000 }, (kind) => {
       query: 'keep logs of AI system events',
       limit: 5,
     });
-    expect((search.structuredContent?.results as unknown[]).length).toBe(5);
+    expect((search.structuredContent.results as unknown[]).length).toBe(5);
 
     const score = await tool(reader, 'get_score', {});
     expect(score.structuredContent).toMatchObject({
@@ -189,7 +189,7 @@ describe.each(dbKinds)('comply mcp on %s', { timeout: 120_000 }, (kind) => {
       counts: { implemented: 1 },
     });
     const history = await tool(reader, 'get_score_history', { interval: 'monthly' });
-    expect((history.structuredContent?.points as { score: number }[]).at(-1)?.score).toBe(2.6);
+    expect((history.structuredContent.points as { score: number }[]).at(-1)?.score).toBe(2.6);
 
     const listed = await tool(reader, 'list_requirements', {
       frameworkId: 'iso-42001',
@@ -207,7 +207,7 @@ describe.each(dbKinds)('comply mcp on %s', { timeout: 120_000 }, (kind) => {
     });
 
     const conflicts = await tool(reader, 'list_conflicts', { frameworkId: 'gdpr' });
-    expect((conflicts.structuredContent?.conflicts as unknown[]).length).toBeGreaterThan(0);
+    expect((conflicts.structuredContent.conflicts as unknown[]).length).toBeGreaterThan(0);
     const systems = await tool(reader, 'list_ai_systems', { riskLevel: 'high' });
     expect(systems.structuredContent).toMatchObject({ systems: [{ name: 'Triage', riskLevel: 'high' }] });
     const attestations = await tool(reader, 'list_attestations', { epochId: 'e-1' });
