@@ -17,6 +17,8 @@ COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY bin/comply ./bin/comply
+# `comply` on PATH, so CI jobs that run in this image (README: the compliance gate) call it by name.
+ENV PATH="/app/bin:${PATH}"
 RUN mkdir -p /app/data /app/models && chown node:node /app/data /app/models
 USER node
 EXPOSE 8080

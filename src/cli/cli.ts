@@ -7,7 +7,10 @@ export class UsageError extends Error {}
 
 /** What every command gets: the API client and the global options resolved against the environment. */
 export interface Cli {
-  client(command: Command): ApiClient;
+  /** The API client; `progress: false` keeps it silent on the terminal (stdout may belong to a protocol). */
+  client(command: Command, options?: { progress?: boolean }): ApiClient;
+  /** `--api-key`, else COMPLY_API_KEY. */
+  apiKey(command: Command): string | undefined;
   json(command: Command): boolean;
   /** The org a command acts on: `--org`, else COMPLY_ORG. */
   org(command: Command): string;
@@ -25,12 +28,15 @@ interface GlobalOptions {
 export function createCli(config: CliConfig): Cli {
   const globals = (command: Command) => command.optsWithGlobals<GlobalOptions>();
   return {
-    client: (command) =>
+    client: (command, { progress = true } = {}) =>
       new ApiClient(
         globals(command).url ?? config.url,
         globals(command).apiKey ?? config.apiKey,
-        (label, work) => withProgress({ json: Boolean(globals(command).json) }, label, work),
+        progress
+          ? (label, work) => withProgress({ json: Boolean(globals(command).json) }, label, work)
+          : undefined,
       ),
+    apiKey: (command) => globals(command).apiKey ?? config.apiKey,
     json: (command) => Boolean(globals(command).json),
     optionalOrg: (command) => globals(command).org ?? config.org,
     org: (command) => {

@@ -6,6 +6,7 @@ import { createCli, UsageError } from './cli.js';
 import { registerAssessCommand } from './commands/assess.command.js';
 import { registerAttestCommand } from './commands/attest.command.js';
 import { registerAttestationCommands } from './commands/attestations.command.js';
+import { registerCheckCommand } from './commands/check.command.js';
 import { registerComplianceCommands } from './commands/compliance.command.js';
 import { registerControlCommands } from './commands/controls.command.js';
 import { registerCteCommands } from './commands/cte.command.js';
@@ -13,6 +14,7 @@ import { registerEvidenceCommands } from './commands/evidence.command.js';
 import { registerExportCommands } from './commands/export.command.js';
 import { registerKeyCommands } from './commands/keys.command.js';
 import { registerMappingCommands } from './commands/mappings.command.js';
+import { registerMcpCommand } from './commands/mcp.command.js';
 import { registerOrgCommands } from './commands/orgs.command.js';
 import { registerRequirementCommands } from './commands/requirements.command.js';
 import { registerServeCommand } from './commands/serve.command.js';
@@ -50,6 +52,8 @@ export function buildProgram(): Command {
   registerSidecarCommands(program, cli);
   registerAttestationCommands(program, cli);
   registerAttestCommand(program, cli);
+  registerCheckCommand(program, cli);
+  registerMcpCommand(program, cli);
   registerWorkerCommand(program);
   return program;
 }

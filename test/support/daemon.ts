@@ -84,10 +84,15 @@ export interface CliResult {
 }
 
 /** Runs the CLI as a user would, through bin/comply. */
-export async function runComply(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+export async function runComply(
+  args: string[],
+  env: Record<string, string> = {},
+  options: { cwd?: string } = {},
+): Promise<CliResult> {
   try {
     const { stdout, stderr } = await promisify(execFile)(COMPLY_BIN, args, {
       env: { ...process.env, CI: 'true', ...env },
+      cwd: options.cwd,
       maxBuffer: 64 * 1024 * 1024,
     });
     return { code: 0, stdout, stderr };

@@ -1,0 +1,34 @@
+import { createScratchDatabase, type DbKind } from '../support/app.js';
+import { type Daemon, startDaemon } from '../support/daemon.js';
+
+/** A daemon on the given database kind: embedded PGlite, or a scratch PostgreSQL database. */
+export async function startDaemonOn(kind: DbKind): Promise<{ daemon: Daemon; stop: () => Promise<void> }> {
+  const scratch = kind === 'postgres' ? await createScratchDatabase() : null;
+  const daemon = await startDaemon(scratch ? { DATABASE_URL: scratch.url } : {});
+  return {
+    daemon,
+    stop: async () => {
+      await daemon.stop();
+      await scratch?.drop();
+    },
+  };
+}
+
+/** Setting up data goes straight to the HTTP API (the CLI is what the tests examine). */
+export function api(url: string, key: string) {
+  return async <T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${url}/api/v1${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
+    return (text ? JSON.parse(text) : null) as T;
+  };
+}
+
+export const enc = encodeURIComponent;
