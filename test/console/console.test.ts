@@ -12,10 +12,11 @@ import { type Daemon, startDaemon } from '../support/daemon.js';
  */
 
 const CHROMIUM = process.env.COMPLY_CHROMIUM ?? '/usr/bin/chromium';
-// The README's screenshots are refreshed on request only, so that a test run leaves the checkout clean.
-const SCREENSHOTS = process.env.COMPLY_CONSOLE_SCREENSHOTS
-  ? path.resolve(import.meta.dirname, '../../docs/console')
-  : null;
+// Every run refreshes the README's screenshots; COMPLY_CONSOLE_SCREENSHOTS=0 leaves them as they are.
+const SCREENSHOTS =
+  process.env.COMPLY_CONSOLE_SCREENSHOTS === '0'
+    ? null
+    : path.resolve(import.meta.dirname, '../../docs/console');
 const screenshot = async (page: Page, name: string, fullPage = true) => {
   if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage });
 };
