@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { errorResponses } from '../schemas.js';
-import { explainRequirement, orgCoverage, orgFrameworkCoverage, orgGaps } from './analysis.service.js';
+import { coverageOf, explainRequirement, frameworkCoverageOf, gapsOf } from './analysis.service.js';
 import {
   ConflictListSchema,
   ConflictQuery,
@@ -16,6 +16,7 @@ import {
 import { analysedOrg } from './cte-org.js';
 import { listConflicts } from './frameworks.service.js';
 import { currentLibrary } from './library.service.js';
+import { sendReport } from './report-cache.js';
 
 const ORG_NOTE = 'With a tenant key the key’s organization; a platform key names it with `orgId`.';
 
@@ -32,10 +33,12 @@ export const analysisRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         response: { 200: GapReportSchema, ...errorResponses },
       },
     },
-    async (request) => {
-      const em = ctx.db.em();
-      const orgId = await analysedOrg(em, request, request.query.orgId);
-      return orgGaps(em, orgId, request.params.frameworkId);
+    async (request, reply) => {
+      const orgId = await analysedOrg(ctx.db.em(), request, request.query.orgId);
+      const { frameworkId } = request.params;
+      return sendReport(ctx, reply, orgId, `gaps/${frameworkId}`, (analysis) =>
+        gapsOf(analysis, frameworkId),
+      );
     },
   );
 
@@ -50,9 +53,9 @@ export const analysisRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         response: { 200: CoverageSchema, ...errorResponses },
       },
     },
-    async (request) => {
-      const em = ctx.db.em();
-      return orgCoverage(em, await analysedOrg(em, request, request.query.orgId));
+    async (request, reply) => {
+      const orgId = await analysedOrg(ctx.db.em(), request, request.query.orgId);
+      return sendReport(ctx, reply, orgId, 'coverage', coverageOf);
     },
   );
 
@@ -67,10 +70,12 @@ export const analysisRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         response: { 200: FrameworkCoverageSchema, ...errorResponses },
       },
     },
-    async (request) => {
-      const em = ctx.db.em();
-      const orgId = await analysedOrg(em, request, request.query.orgId);
-      return orgFrameworkCoverage(em, orgId, request.params.frameworkId);
+    async (request, reply) => {
+      const orgId = await analysedOrg(ctx.db.em(), request, request.query.orgId);
+      const { frameworkId } = request.params;
+      return sendReport(ctx, reply, orgId, `coverage/${frameworkId}`, (analysis) =>
+        frameworkCoverageOf(analysis, frameworkId),
+      );
     },
   );
 

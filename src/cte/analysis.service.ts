@@ -29,7 +29,7 @@ export interface OrgAnalysis {
   coverage: CoverageResult;
 }
 
-interface CachedAnalysis extends OrgAnalysis {
+export interface CachedAnalysis extends OrgAnalysis {
   key: string;
   gaps: Map<string, GapReport>;
   report?: CoverageReport;
@@ -60,7 +60,11 @@ export async function analysisOf(em: Em, orgId: string): Promise<CachedAnalysis>
 
 /** `{frameworkId, gaps, summary}` of one framework for the org. */
 export async function orgGaps(em: Em, orgId: string, frameworkId: string): Promise<GapReport> {
-  const analysis = await analysisOf(em, orgId);
+  return gapsOf(await analysisOf(em, orgId), frameworkId);
+}
+
+export function gapsOf(analysis: CachedAnalysis, frameworkId: string): GapReport {
+  const { orgId } = analysis;
   requireFramework(analysis.library, frameworkId);
   let report = analysis.gaps.get(frameworkId);
   if (!report) {
@@ -80,9 +84,12 @@ export interface OrgCoverage extends CoverageReport {
 
 /** Coverage of every framework for the org, and the org-independent pairwise matrix. */
 export async function orgCoverage(em: Em, orgId: string): Promise<OrgCoverage> {
-  const analysis = await analysisOf(em, orgId);
+  return coverageOf(await analysisOf(em, orgId));
+}
+
+export function coverageOf(analysis: CachedAnalysis): OrgCoverage {
   analysis.report ??= coverageReport(analysis.library, analysis.coverage);
-  return { orgId, baseFrameworkId: analysis.coverage.baseFrameworkId, ...analysis.report };
+  return { orgId: analysis.orgId, baseFrameworkId: analysis.coverage.baseFrameworkId, ...analysis.report };
 }
 
 export interface RequirementCoverageView {
@@ -100,7 +107,11 @@ export interface RequirementCoverageView {
 
 /** One framework's coverage for the org, requirement by requirement. */
 export async function orgFrameworkCoverage(em: Em, orgId: string, frameworkId: string) {
-  const analysis = await analysisOf(em, orgId);
+  return frameworkCoverageOf(await analysisOf(em, orgId), frameworkId);
+}
+
+export function frameworkCoverageOf(analysis: CachedAnalysis, frameworkId: string) {
+  const { orgId } = analysis;
   const framework = requireFramework(analysis.library, frameworkId);
   const rows = analysis.coverage.forFramework(frameworkId);
   const counts = { covered: 0, partial: 0, uncovered: 0 };

@@ -16,6 +16,8 @@ export interface OrgState {
   aiSystemRiskLevels: readonly RiskLevel[];
   /** Equal fingerprints mean equal inputs to coverage and gaps. */
   fingerprint: string;
+  /** Epoch ms until which the state stays as read without a write: the next evidence expiry that counts. */
+  validUntil: number;
 }
 
 export async function loadOrgState(em: Em, orgId: string, now = new Date()): Promise<OrgState> {
@@ -28,7 +30,9 @@ export async function loadOrgState(em: Em, orgId: string, now = new Date()): Pro
   );
   const records = new Map<string, Map<string, OrgControlState>>();
   const parts: string[] = [];
+  let validUntil = Number.POSITIVE_INFINITY;
   for (const state of states) {
+    if (state.expiresAt !== null) validUntil = Math.min(validUntil, new Date(state.expiresAt).getTime());
     // A record counts once it holds a status or an exclusion; an applicability-only exclusion leaves the
     // status to the crosswalk (`statusRecorded: false`).
     if (state.status === null && state.applicable !== false) continue;
@@ -48,5 +52,5 @@ export async function loadOrgState(em: Em, orgId: string, now = new Date()): Pro
     );
   }
   parts.push(...risks.map((risk) => `risk:${risk}`));
-  return { records, aiSystemRiskLevels: risks, fingerprint: parts.join(',') };
+  return { records, aiSystemRiskLevels: risks, fingerprint: parts.join(','), validUntil };
 }

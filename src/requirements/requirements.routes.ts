@@ -3,6 +3,7 @@ import { HistorySchema } from '../compliance/compliance.schemas.js';
 import { complianceHistory } from '../compliance/history.service.js';
 import type { AppContext } from '../context.js';
 import { currentLibrary } from '../cte/library.service.js';
+import { sendReport } from '../cte/report-cache.js';
 import { evidenceRoutesFor } from '../evidence/evidence.routes.js';
 import { requireOrg } from '../orgs/orgs.service.js';
 import { principalOf } from '../plugins/auth.js';
@@ -28,7 +29,7 @@ import {
   frameworkHistory,
   getRequirement,
   listRequirements,
-  orgFrameworks,
+  orgFrameworksOf,
   requireRequirement,
   setRequirementApplicability,
   setRequirementStatus,
@@ -57,7 +58,7 @@ export const requirementRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         response: { 200: OrgFrameworkListSchema, ...errorResponses },
       },
     },
-    async (request) => orgFrameworks(ctx.db.em(), request.params.orgId),
+    async (request, reply) => sendReport(ctx, reply, request.params.orgId, 'frameworks', orgFrameworksOf),
   );
 
   app.get(

@@ -12,7 +12,7 @@ import { type HistoryQuery, NO_COUNTS, resolveRange } from '../compliance/histor
 import { orgCreatedAt } from '../compliance/rollup.service.js';
 import { type ScoreCounts, scoreOf } from '../compliance/score.js';
 import { atBounds } from '../compliance/state-log.js';
-import { analysisOf, hopView } from '../cte/analysis.service.js';
+import { analysisOf, type CachedAnalysis, hopView } from '../cte/analysis.service.js';
 import type { Framework, Requirement } from '../cte/framework.types.js';
 import {
   type CoverageResult,
@@ -319,10 +319,9 @@ export async function frameworkCompliance(em: Em, orgId: string, frameworkId: st
 }
 
 /** Every framework of the library with the org's score and CTE coverage of it. */
-export async function orgFrameworks(em: Em, orgId: string) {
-  const analysis = await analysisOf(em, orgId);
+export function orgFrameworksOf(analysis: CachedAnalysis) {
   return {
-    orgId,
+    orgId: analysis.orgId,
     frameworks: analysis.library.frameworks.map((framework) => {
       const rows = analysis.coverage.forFramework(framework.id);
       const applicable = rows.filter((row) => row.applicable);

@@ -40,6 +40,8 @@ export interface RecordState {
   applicable: boolean | null;
   /** It has evidence and all of it has expired. */
   evidenceExpired: boolean;
+  /** When `evidenceExpired` turns true by itself (its last evidence expires later); null if it never will. */
+  expiresAt: Date | string | null;
 }
 
 export interface EvidenceRef {
@@ -95,11 +97,14 @@ export async function readRecordStates(
   options: { frameworkId?: string; now?: Date } = {},
 ): Promise<RecordState[]> {
   const frameworkFilter = options.frameworkId === undefined ? '' : ' and r.framework_id = ?';
+  const now = options.now ?? new Date();
   return em.execute<RecordState[]>(
     `select r.framework_id as "frameworkId", r.requirement_id as "requirementId", r.status, r.applicable,
-       ${EVIDENCE_EXPIRED} as "evidenceExpired"
+       ${EVIDENCE_EXPIRED} as "evidenceExpired",
+       case when r.evidence_count > 0 and not r.evidence_never_expires and r.evidence_expires_max > ?::timestamptz
+         then r.evidence_expires_max end as "expiresAt"
      from requirement_records r where r.org_id = ?${frameworkFilter}`,
-    [options.now ?? new Date(), orgId, ...(options.frameworkId === undefined ? [] : [options.frameworkId])],
+    [now, now, orgId, ...(options.frameworkId === undefined ? [] : [options.frameworkId])],
   );
 }
 
@@ -399,6 +404,7 @@ export async function readStatesAndChanges(
       status,
       applicable,
       evidenceExpired: false,
+      expiresAt: null,
     })),
     changes: row.changes.map(([frameworkId, requirementId, field, fromValue, changedAt]) => ({
       frameworkId,
