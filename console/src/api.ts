@@ -1,3 +1,12 @@
+// The daemon's vocabularies, declared once (src/vocabulary.ts has no imports, so the bundle can take it).
+import {
+  ASSESSMENT_SOURCES,
+  type AssessmentSource,
+  type GapPriority,
+  REQUIREMENT_STATUSES,
+  type RequirementStatus,
+} from '../../src/vocabulary.js';
+
 /**
  * The console's HTTP client: every call goes to /api/v1 on the page's own origin with the signed-in key in
  * the Authorization header, and the API's error envelope becomes an ApiError.
@@ -23,9 +32,11 @@ export interface Counts {
   notStarted: number;
   notApplicable: number;
 }
-export type Status = 'not_started' | 'in_progress' | 'implemented';
-export const STATUSES: Status[] = ['not_started', 'in_progress', 'implemented'];
-export type Assessment = 'direct' | 'inferred' | 'none';
+
+export type Status = RequirementStatus;
+export const STATUSES: readonly Status[] = REQUIREMENT_STATUSES;
+export type Assessment = AssessmentSource;
+export const ASSESSMENTS: readonly Assessment[] = ASSESSMENT_SOURCES;
 
 export interface Me {
   keyId: string;
@@ -127,7 +138,7 @@ export interface Evidence {
 }
 export interface Gap {
   controlId: string;
-  priority: 'critical' | 'important' | 'minor';
+  priority: GapPriority;
   assessment: Assessment;
   status: string;
   recommendation: string;

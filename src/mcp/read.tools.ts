@@ -52,7 +52,8 @@ const requirementSummary = z.object({
   evidenceExpired: z.boolean(),
 });
 
-const summarize = (r: Static<typeof RequirementListSchema>['requirements'][number]) => ({
+/** One requirement of a list, as tools and resources give it: no evidence items, no reasoning. */
+export const summarize = (r: Static<typeof RequirementListSchema>['requirements'][number]) => ({
   requirementId: r.requirementId,
   title: r.title,
   domain: r.domain ?? null,

@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import * as z from 'zod';
 import type { ApiClient } from '../cli/api-client.js';
 import type { OrgFrameworkListSchema, RequirementListSchema } from '../requirements/requirements.schemas.js';
-import { registerReadTools, soaMarkdown } from './read.tools.js';
+import { registerReadTools, soaMarkdown, summarize } from './read.tools.js';
 import { enc, reading, type ToolContext } from './tool.js';
 import { registerWriteTools } from './write.tools.js';
 
@@ -91,16 +91,7 @@ function registerResources(server: McpServer, context: ToolContext): void {
         const list = await context.client.get<Static<typeof RequirementListSchema>>(
           `${context.org}/frameworks/${enc(frameworkId)}/requirements`,
         );
-        const requirements = list.requirements.map((r) => ({
-          requirementId: r.requirementId,
-          title: r.title,
-          domain: r.domain ?? null,
-          status: r.status,
-          applicable: r.applicable,
-          assessment: r.assessment,
-          evidenceCount: r.evidenceCount,
-          evidenceExpired: r.evidenceExpired,
-        }));
+        const requirements = list.requirements.map(summarize);
         return {
           contents: [
             {

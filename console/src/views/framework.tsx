@@ -1,5 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
-import { type Evidence, type Gap, type OrgFramework, type Requirement, STATUSES, seg } from '../api';
+import {
+  ASSESSMENTS,
+  type Evidence,
+  type Gap,
+  type OrgFramework,
+  type Requirement,
+  STATUSES,
+  seg,
+} from '../api';
 import { Badge, Field, label, Pager, Scroll, Show, useAction, useLoad, useSession, when } from '../ui';
 import { ScorePanel } from './overview';
 
@@ -127,9 +135,11 @@ function Requirements({ frameworkId, selected }: { frameworkId: string; selected
           {(id) => (
             <select id={id} value={assessment} onChange={(e) => setAssessment(e.target.value)}>
               <option value="">any</option>
-              <option value="direct">direct</option>
-              <option value="inferred">inferred</option>
-              <option value="none">none</option>
+              {ASSESSMENTS.map((source) => (
+                <option key={source} value={source}>
+                  {source}
+                </option>
+              ))}
             </select>
           )}
         </Field>
