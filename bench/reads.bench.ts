@@ -162,7 +162,7 @@ async function main() {
         level: 'L0',
         epochId: `bench-${Math.floor(index / 500)}`,
         systemId: 'bench-model',
-        controlIds: [controls[index % controls.length], HOT_CONTROL],
+        controlIds: [...new Set([controls[index % controls.length], HOT_CONTROL])],
         claims: { sequence: index, checks: { bias: 'pass' } },
       });
       await api(`/orgs/${ORG}/attestations`, { method: 'POST', body: JSON.stringify(body) }, attestHeaders);

@@ -7,9 +7,9 @@
  */
 import type { Em } from '../db.js';
 import { resourceNotFound } from '../errors.js';
-import { analystEdgesDigest, digestOf, loadAnalystEdges } from './analyst-edges.store.js';
+import { digestOf, loadAnalystEdges } from './analyst-edges.store.js';
 import type { Framework } from './framework.types.js';
-import { loadStoredFrameworks, type StoredFrameworkRef, storedFrameworkRefs } from './frameworks.store.js';
+import { loadStoredFrameworks, type StoredFrameworkRef } from './frameworks.store.js';
 import {
   BUILTIN_FRAMEWORK_IDS,
   extendLibrary,
@@ -53,10 +53,18 @@ async function loadLibrary(em: Em): Promise<CurrentLibrary> {
   };
 }
 
+/**
+ * The revision as `revisionOf` spells it, in one statement: the imported set's ids and hashes (in the order
+ * `loadStoredFrameworks` reads them) and the digest of the added edges (as `analystEdgesDigest` computes it).
+ */
+const REVISION_SQL = `select 'builtin;' || coalesce((select string_agg(framework_id || ':' || content_hash, ','
+     order by framework_id) from cte_frameworks), '')
+   || ';edges:' || coalesce((select md5(string_agg(edge_id::text, ',' order by edge_id::text collate "C"))
+     from cte_analyst_edges), '') as revision`;
+
 /** The current library; rebuilt once when the imported frameworks or the added edges changed. */
 export async function currentLibrary(em: Em): Promise<CurrentLibrary> {
-  const [refs, edgesDigest] = await Promise.all([storedFrameworkRefs(em), analystEdgesDigest(em)]);
-  const revision = revisionOf(refs, edgesDigest);
+  const [{ revision }] = await em.execute<{ revision: string }[]>(REVISION_SQL);
   if (current?.revision === revision) return current;
   let entry = loading;
   if (entry?.revision !== revision) {
