@@ -114,7 +114,8 @@ export function evidenceRoutesFor(
         if ((query.offset ?? 0) !== 0) return (await build()).value;
         const body = await ctx.readCache.get(
           key.orgId,
-          `evidence/${key.frameworkId}/${key.requirementId}?${query.type ?? ''}&${query.limit ?? ''}`,
+          // The family's path is part of the key: each family decorates its pages its own way.
+          `${family.path}:${key.frameworkId}/${key.requirementId}?${query.type ?? ''}&${query.limit ?? ''}`,
           build,
           (value) => reply.serialize(value) as string,
         );
