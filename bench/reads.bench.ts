@@ -74,7 +74,11 @@ async function main() {
     return (await res.json()) as T;
   }
 
-  async function inParallel<T>(items: T[], width: number, work: (item: T, index: number) => Promise<unknown>) {
+  async function inParallel<T>(
+    items: T[],
+    width: number,
+    work: (item: T, index: number) => Promise<unknown>,
+  ) {
     let next = 0;
     await Promise.all(
       Array.from({ length: width }, async () => {
@@ -110,7 +114,11 @@ async function main() {
       if (index % 7 === 6) {
         await api(`${route}/applicability`, {
           method: 'PUT',
-          body: JSON.stringify({ applicable: false, justification: 'Out of scope for the bench', reviewer: 'bench' }),
+          body: JSON.stringify({
+            applicable: false,
+            justification: 'Out of scope for the bench',
+            reviewer: 'bench',
+          }),
         });
       } else {
         await api(`${route}/status`, {
@@ -181,16 +189,33 @@ async function main() {
       { name: 'GET /orgs/{org}/controls', path: `${org}/controls` },
       { name: 'GET /orgs/{org}/compliance', path: `${org}/compliance` },
       { name: 'GET /orgs/{org}/frameworks', path: `${org}/frameworks` },
-      { name: 'GET /orgs/{org}/frameworks/nist-sp-800-53/requirements', path: `${org}/frameworks/nist-sp-800-53/requirements` },
-      { name: 'GET /orgs/{org}/frameworks/eu-ai-act/requirements', path: `${org}/frameworks/eu-ai-act/requirements` },
-      { name: 'GET /orgs/{org}/frameworks/nist-sp-800-53/compliance', path: `${org}/frameworks/nist-sp-800-53/compliance` },
+      {
+        name: 'GET /orgs/{org}/frameworks/nist-sp-800-53/requirements',
+        path: `${org}/frameworks/nist-sp-800-53/requirements`,
+      },
+      {
+        name: 'GET /orgs/{org}/frameworks/eu-ai-act/requirements',
+        path: `${org}/frameworks/eu-ai-act/requirements`,
+      },
+      {
+        name: 'GET /orgs/{org}/frameworks/nist-sp-800-53/compliance',
+        path: `${org}/frameworks/nist-sp-800-53/compliance`,
+      },
       { name: 'GET /cte/gaps/nist-sp-800-53?orgId', path: `/cte/gaps/nist-sp-800-53?orgId=${ORG}` },
       { name: 'GET /cte/gaps/eu-ai-act?orgId', path: `/cte/gaps/eu-ai-act?orgId=${ORG}` },
       { name: 'GET /cte/coverage?orgId', path: `/cte/coverage?orgId=${ORG}` },
       { name: 'GET /cte/coverage/nist-sp-800-53?orgId', path: `/cte/coverage/nist-sp-800-53?orgId=${ORG}` },
-      { name: 'POST /cte/embeddings/distance', path: '/cte/embeddings/distance', method: 'POST', body: search },
+      {
+        name: 'POST /cte/embeddings/distance',
+        path: '/cte/embeddings/distance',
+        method: 'POST',
+        body: search,
+      },
       { name: 'GET /orgs/{org}/attestations (page of 50)', path: `${org}/attestations?limit=50` },
-      { name: `GET /orgs/{org}/controls/${HOT_CONTROL}/evidence (page of 50)`, path: `${org}/controls/${HOT_CONTROL}/evidence?limit=50` },
+      {
+        name: `GET /orgs/{org}/controls/${HOT_CONTROL}/evidence (page of 50)`,
+        path: `${org}/controls/${HOT_CONTROL}/evidence?limit=50`,
+      },
       {
         name: `GET .../frameworks/iso-42001/requirements/${HOT_CONTROL}/evidence (page of 50)`,
         path: `${org}/frameworks/iso-42001/requirements/${HOT_CONTROL}/evidence?limit=50`,
@@ -235,7 +260,9 @@ async function main() {
         errors: result.errors + bareResult.errors,
       });
     }
-    console.log(`\n${connections} connections, ${duration} s each, bare route measured just before each route:`);
+    console.log(
+      `\n${connections} connections, ${duration} s each, bare route measured just before each route:`,
+    );
     console.table(table);
   } finally {
     await db.close();
@@ -246,10 +273,14 @@ async function main() {
 
 async function startBare(file: string): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, 'bare', file], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', import.meta.filename, 'bare', file],
+    {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   for (let attempt = 0; ; attempt += 1) {
     if (

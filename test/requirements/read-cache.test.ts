@@ -1,16 +1,23 @@
 /**
- * Framework requirement lists, framework scores and first evidence pages are kept serialized per org. Each
+ * Framework requirement lists, framework scores, first evidence pages and the newest attestation pages are
+ * kept serialized per org. Each
  * must still show at once a write through the API, a new library revision (an imported catalog, an
  * analyst's crosswalk edge) and evidence expiring with no write at all.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildAttestation } from '../../src/attestations/client.js';
 import { createTestApp, dbKinds, type TestApp } from '../support/app.js';
 
 const CATALOG = 'cached-vendor-controls';
 const vendorCatalog = {
   catalog: {
     uuid: '0b7f4c2e-3d6a-4e1b-9c8d-7a5e3f1b2c40',
-    metadata: { title: 'Vendor Logs', 'last-modified': '2026-01-01T00:00:00Z', version: '1', 'oscal-version': '1.2.1' },
+    metadata: {
+      title: 'Vendor Logs',
+      'last-modified': '2026-01-01T00:00:00Z',
+      version: '1',
+      'oscal-version': '1.2.1',
+    },
     groups: [
       {
         id: 'op',
@@ -19,7 +26,13 @@ const vendorCatalog = {
           {
             id: 'log-1',
             title: 'Event logs of AI systems',
-            parts: [{ id: 'log-1_smt', name: 'statement', prose: 'Keep event logs of every AI system in operation.' }],
+            parts: [
+              {
+                id: 'log-1_smt',
+                name: 'statement',
+                prose: 'Keep event logs of every AI system in operation.',
+              },
+            ],
           },
         ],
       },
@@ -87,9 +100,9 @@ describe.each(dbKinds)('cached requirement reads on %s', { timeout: 120_000 }, (
 
   it('follows the library: an imported catalog, then an analyst edge added and removed', async () => {
     await send('PUT', `${base}/controls/A.6.2.8/status`, { status: 'implemented', reviewer: 'rita' });
-    expect((await t.request({ method: 'GET', url: `${base}/frameworks/${CATALOG}/requirements` })).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await t.request({ method: 'GET', url: `${base}/frameworks/${CATALOG}/requirements` })).statusCode,
+    ).toBe(404);
     await send('POST', `/api/v1/cte/frameworks/import?frameworkId=${CATALOG}`, vendorCatalog);
     const unmapped = await entry(CATALOG, 'log-1');
     expect(unmapped).toMatchObject({ assessment: 'none' });
@@ -125,6 +138,30 @@ describe.each(dbKinds)('cached requirement reads on %s', { timeout: 120_000 }, (
     expect((await get(`${controlPage}?limit=1`)).evidence).toHaveLength(1);
   });
 
+  it('shows a new attestation on the newest page of attestations, filtered or not', async () => {
+    const attestKey = await t.createKey(org, ['attest']);
+    const pages = [
+      `${base}/attestations`,
+      `${base}/attestations?epochId=cached-1`,
+      `${base}/attestations?level=L0&limit=5&includeTotal=true`,
+    ];
+    for (const page of pages) expect((await get(page)).attestations).toEqual([]);
+    const attestation = buildAttestation({ level: 'L0', epochId: 'cached-1', controlIds: ['A.6.2.6'] });
+    const posted = await t.request({
+      method: 'POST',
+      url: `${base}/attestations`,
+      body: attestation,
+      key: attestKey,
+    });
+    expect(posted.statusCode).toBe(201);
+    for (const page of pages) {
+      expect(
+        (await get(page)).attestations.map((row: { attestationId: string }) => row.attestationId),
+      ).toEqual([attestation.attestationId]);
+    }
+    expect((await get(pages[2])).total).toBe(1);
+  });
+
   it('shows evidence expiring with no write: the evidence pages and the requirement list', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-06-01T12:00:00Z'));
@@ -137,13 +174,13 @@ describe.each(dbKinds)('cached requirement reads on %s', { timeout: 120_000 }, (
       fileUrl: 'https://docs.example.com/logs',
       expiresAt: '2026-06-02T00:00:00Z',
     });
-    await send('POST', `${base}/controls/A.6.2.6/evidence`, {
+    await send('POST', `${base}/controls/A.6.2.5/evidence`, {
       type: 'link',
       title: 'Monitoring',
       fileUrl: 'https://docs.example.com/monitoring',
       expiresAt: '2026-06-02T00:00:00Z',
     });
-    const pages = [`${path}/evidence`, `${base}/controls/A.6.2.6/evidence`];
+    const pages = [`${path}/evidence`, `${base}/controls/A.6.2.5/evidence`];
     for (const page of pages) expect((await get(page)).evidence[0].expired).toBe(false);
     expect(await entry('eu-ai-act', requirement)).toMatchObject({ evidenceCount: 1, evidenceExpired: false });
     // Read again from the cache: the same.
