@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { reportCache } from '../metrics/events.js';
 
 const CHANNEL = 'comply:org-invalidate';
+const MAX_ENTRIES_PER_ORG = 256;
 
 interface Entry {
   body: string;
@@ -78,6 +79,9 @@ export class OrgReadCache {
         org = new Map();
         this.entries.set(orgId, org);
       }
+      // Keys are few for most routes; evidence and attestation pages make one per record or epoch, so an
+      // org holds a bounded number and the oldest goes first.
+      if (!org.has(key) && org.size >= MAX_ENTRIES_PER_ORG) org.delete(org.keys().next().value as string);
       org.set(key, { body, validUntil });
     }
     return body;

@@ -1,15 +1,15 @@
 /**
  * The library every CTE route analyses: the built-in frameworks plus the catalogs imported into the
  * database, and the shipped crosswalk edges plus those analysts added. Each request asks the database for
- * the imported set's ids and hashes and for the digest of the added edges (two small queries), so an
- * import or an edge made through any daemon instance is seen by all; the merged library is rebuilt only
- * when either changes.
+ * the imported set's ids and hashes and for the digest of the added edges (one small query, which
+ * concurrent requests share when it is sent after each of them arrived), so an import or an edge made
+ * through any daemon instance is seen by all; the merged library is rebuilt only when either changes.
  */
 import type { Em } from '../db.js';
 import { resourceNotFound } from '../errors.js';
-import { analystEdgesDigest, digestOf, loadAnalystEdges } from './analyst-edges.store.js';
+import { digestOf, loadAnalystEdges } from './analyst-edges.store.js';
 import type { Framework } from './framework.types.js';
-import { loadStoredFrameworks, type StoredFrameworkRef, storedFrameworkRefs } from './frameworks.store.js';
+import { loadStoredFrameworks, type StoredFrameworkRef } from './frameworks.store.js';
 import {
   BUILTIN_FRAMEWORK_IDS,
   extendLibrary,
@@ -53,10 +53,57 @@ async function loadLibrary(em: Em): Promise<CurrentLibrary> {
   };
 }
 
+/**
+ * The revision as `revisionOf` spells it, in one statement: the imported set's ids and hashes (in the order
+ * `loadStoredFrameworks` reads them) and the digest of the added edges (as `analystEdgesDigest` computes it).
+ */
+const REVISION_SQL = `select 'builtin;' || coalesce((select string_agg(framework_id || ':' || content_hash, ','
+     order by framework_id) from cte_frameworks), '')
+   || ';edges:' || coalesce((select md5(string_agg(edge_id::text, ',' order by edge_id::text collate "C"))
+     from cte_analyst_edges), '') as revision`;
+
+const readRevision = (em: Em) =>
+  em.execute<{ revision: string }[]>(REVISION_SQL).then(([row]) => row.revision);
+
+/** The revision query on the wire, and the one that goes out when it returns. */
+let running: Promise<string> | undefined;
+let queued: Promise<string> | undefined;
+
+function sendRevisionQuery(em: Em): Promise<string> {
+  const sent = readRevision(em);
+  running = sent;
+  const settle = () => {
+    if (running === sent) running = undefined;
+  };
+  sent.then(settle, settle);
+  return sent;
+}
+
+/**
+ * The revision as of a moment after the call: concurrent callers share one query, but only one sent after
+ * each of them called (the query already on the wire may have read too early), so nobody reads a revision
+ * older than its own request. Under load this is one query per round trip instead of one per request.
+ * A transaction reads its own snapshot.
+ */
+export function revisionNow(em: Em): Promise<string> {
+  if (em.isInTransaction()) return readRevision(em);
+  if (queued) return queued;
+  if (!running) return sendRevisionQuery(em);
+  const next = running.then(
+    () => undefined,
+    () => undefined,
+  );
+  const waiting = next.then(() => {
+    queued = undefined;
+    return sendRevisionQuery(em);
+  });
+  queued = waiting;
+  return waiting;
+}
+
 /** The current library; rebuilt once when the imported frameworks or the added edges changed. */
 export async function currentLibrary(em: Em): Promise<CurrentLibrary> {
-  const [refs, edgesDigest] = await Promise.all([storedFrameworkRefs(em), analystEdgesDigest(em)]);
-  const revision = revisionOf(refs, edgesDigest);
+  const revision = await revisionNow(em);
   if (current?.revision === revision) return current;
   let entry = loading;
   if (entry?.revision !== revision) {

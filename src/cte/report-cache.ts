@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { sendSerialized } from '../cache/org-read-cache.js';
+import { type Computed, sendSerialized } from '../cache/org-read-cache.js';
 import type { AppContext } from '../context.js';
 import { analysisOf, type CachedAnalysis } from './analysis.service.js';
 import { currentLibrary } from './library.service.js';
@@ -16,6 +16,20 @@ export async function sendReport<T>(
   name: string,
   build: (analysis: CachedAnalysis) => T,
 ): Promise<FastifyReply> {
+  return sendRecordReport(ctx, reply, orgId, name, async (analysis) => ({ value: build(analysis) }));
+}
+
+/**
+ * As `sendReport`, for a report that also reads the org's records: it lasts until the earlier of the org
+ * state's next expiry and the `validUntil` its builder returns.
+ */
+export async function sendRecordReport<T>(
+  ctx: AppContext,
+  reply: FastifyReply,
+  orgId: string,
+  name: string,
+  build: (analysis: CachedAnalysis) => Promise<Computed<T>>,
+): Promise<FastifyReply> {
   const em = ctx.db.em();
   const { revision } = await currentLibrary(em);
   const body = await ctx.readCache.get(
@@ -23,7 +37,8 @@ export async function sendReport<T>(
     `cte/${name}@${revision}`,
     async () => {
       const analysis = await analysisOf(em, orgId);
-      return { value: build(analysis), validUntil: analysis.state.validUntil };
+      const { value, validUntil = Number.POSITIVE_INFINITY } = await build(analysis);
+      return { value, validUntil: Math.min(validUntil, analysis.state.validUntil) };
     },
     (value) => reply.serialize(value) as string,
   );

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { TObject } from 'typebox';
+import { sendSerialized } from '../cache/org-read-cache.js';
 import type { AppContext } from '../context.js';
 import { controlLibrary } from '../controls/library.seed.js';
 import { resourceNotFound } from '../errors.js';
@@ -8,7 +9,7 @@ import { requireOrg } from '../orgs/orgs.service.js';
 import { principalOf } from '../plugins/auth.js';
 import type { RecordKey } from '../requirements/requirements.store.js';
 import { errorResponses, OrgIdParam } from '../schemas.js';
-import { ISO_42001 } from '../vocabulary.js';
+import { type EvidenceType, ISO_42001 } from '../vocabulary.js';
 import {
   CreateEvidenceBody,
   EvidenceItemParams,
@@ -90,17 +91,35 @@ export function evidenceRoutesFor(
           response: { 200: family.list, ...errorResponses },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { em, key } = await keyOf(request);
-        const page = await listEvidence(em, key, request.query);
-        const extra = family.decorate(key);
-        return {
-          orgId: key.orgId,
-          controlId: key.requirementId,
-          ...extra,
-          ...page,
-          evidence: page.evidence.map((item) => ({ ...item, ...extra })),
+        const query = request.query as { type?: EvidenceType; limit?: number; offset?: number };
+        const build = async () => {
+          const now = new Date();
+          const page = await listEvidence(em, key, query, now);
+          const extra = family.decorate(key);
+          return {
+            value: {
+              orgId: key.orgId,
+              controlId: key.requirementId,
+              ...extra,
+              ...page,
+              evidence: page.evidence.map((item) => ({ ...item, ...extra })),
+            },
+            // The page changes by itself only when one of its items expires.
+            validUntil: nextExpiryOf(page.evidence, now),
+          };
         };
+        // First pages are what clients read over and over; deeper pages are read through.
+        if ((query.offset ?? 0) !== 0) return (await build()).value;
+        const body = await ctx.readCache.get(
+          key.orgId,
+          // The family's path is part of the key: each family decorates its pages its own way.
+          `${family.path}:${key.frameworkId}/${key.requirementId}?${query.type ?? ''}&${query.limit ?? ''}`,
+          build,
+          (value) => reply.serialize(value) as string,
+        );
+        return sendSerialized(reply, body);
       },
     );
 
@@ -121,6 +140,17 @@ export function evidenceRoutesFor(
       },
     );
   };
+}
+
+/** The first instant after `now` at which an item of the page turns expired, or Infinity. */
+function nextExpiryOf(items: readonly { expiresAt: string | null }[], now: Date): number {
+  let next = Number.POSITIVE_INFINITY;
+  for (const { expiresAt } of items) {
+    if (expiresAt === null) continue;
+    const at = new Date(expiresAt).getTime();
+    if (at > now.getTime() && at < next) next = at;
+  }
+  return next;
 }
 
 /** Evidence of ISO/IEC 42001 controls, under `/orgs/{orgId}/controls/{controlId}/evidence`. */

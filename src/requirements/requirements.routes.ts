@@ -3,7 +3,7 @@ import { HistorySchema } from '../compliance/compliance.schemas.js';
 import { complianceHistory } from '../compliance/history.service.js';
 import type { AppContext } from '../context.js';
 import { currentLibrary } from '../cte/library.service.js';
-import { sendReport } from '../cte/report-cache.js';
+import { sendRecordReport, sendReport } from '../cte/report-cache.js';
 import { evidenceRoutesFor } from '../evidence/evidence.routes.js';
 import { requireOrg } from '../orgs/orgs.service.js';
 import { principalOf } from '../plugins/auth.js';
@@ -25,11 +25,11 @@ import {
   RequirementStatusBody,
 } from './requirements.schemas.js';
 import {
-  frameworkCompliance,
+  frameworkComplianceOf,
   frameworkHistory,
   getRequirement,
-  listRequirements,
   orgFrameworksOf,
+  requirementsOf,
   requireRequirement,
   setRequirementApplicability,
   setRequirementStatus,
@@ -72,10 +72,25 @@ export const requirementRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         response: { 200: RequirementListSchema, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { orgId, frameworkId } = request.params;
-      const { requirements } = await listRequirements(ctx.db.em(), orgId, frameworkId, request.query);
-      return { orgId, frameworkId, requirements };
+      const { status, applicable, assessment } = request.query;
+      // The filters' values are closed sets, so the keys an org can hold stay few.
+      return sendRecordReport(
+        ctx,
+        reply,
+        orgId,
+        `requirements/${frameworkId}?${status ?? ''}&${applicable ?? ''}&${assessment ?? ''}`,
+        async (analysis) => {
+          const { requirements, validUntil } = await requirementsOf(
+            ctx.db.em(),
+            analysis,
+            frameworkId,
+            request.query,
+          );
+          return { value: { orgId, frameworkId, requirements }, validUntil };
+        },
+      );
     },
   );
 
@@ -180,7 +195,12 @@ export const requirementRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         response: { 200: FrameworkComplianceSchema, ...errorResponses },
       },
     },
-    async (request) => frameworkCompliance(ctx.db.em(), request.params.orgId, request.params.frameworkId),
+    async (request, reply) => {
+      const { orgId, frameworkId } = request.params;
+      return sendReport(ctx, reply, orgId, `compliance/${frameworkId}`, (analysis) =>
+        frameworkComplianceOf(analysis, frameworkId),
+      );
+    },
   );
 
   app.get(

@@ -146,7 +146,17 @@ export async function listRequirements(
   frameworkId: string,
   filter: RequirementFilter = {},
 ): Promise<{ requirements: RequirementEntry[]; validUntil: number }> {
-  const analysis = await analysisOf(em, orgId);
+  return requirementsOf(em, await analysisOf(em, orgId), frameworkId, filter);
+}
+
+/** As `listRequirements`, over an analysis the caller already holds. */
+export async function requirementsOf(
+  em: Em,
+  analysis: CachedAnalysis,
+  frameworkId: string,
+  filter: RequirementFilter = {},
+): Promise<{ requirements: RequirementEntry[]; validUntil: number }> {
+  const { orgId } = analysis;
   const framework = requireFramework(analysis.library, frameworkId);
   const { records, validUntil } = await readRecordViews(em, orgId, frameworkId);
   const byId = new Map(records.map((record) => [record.requirementId, record]));
@@ -306,7 +316,12 @@ function domainScores(framework: Framework, rows: readonly RequirementCoverage[]
 
 /** The current score of one framework for the org, overall and per domain. */
 export async function frameworkCompliance(em: Em, orgId: string, frameworkId: string, now = new Date()) {
-  const analysis = await analysisOf(em, orgId);
+  return frameworkComplianceOf(await analysisOf(em, orgId), frameworkId, now);
+}
+
+/** As `frameworkCompliance`, over an analysis the caller already holds. */
+export function frameworkComplianceOf(analysis: CachedAnalysis, frameworkId: string, now = new Date()) {
+  const { orgId } = analysis;
   const framework = requireFramework(analysis.library, frameworkId);
   const rows = analysis.coverage.forFramework(frameworkId);
   return {
