@@ -1,4 +1,3 @@
-import { IsolationLevel } from '@mikro-orm/core';
 import type { Static } from 'typebox';
 import type { Em } from '../db.js';
 import { resourceNotFound } from '../errors.js';
@@ -7,15 +6,6 @@ import { MerkleTreeBuilder } from './epoch.merkle.js';
 
 export type EpochSummary = Static<typeof EpochSchema>;
 
-const CHUNK = 5000;
-
-interface EpochRow {
-  attestation_id: string;
-  attested_at: Date | string;
-  level: 'L0' | 'L2';
-  content_hash: string;
-}
-
 export const MERKLE_DESCRIPTION = {
   algorithm:
     'RFC 6962 Merkle Tree Hash over SHA-256 (leaf = SHA-256(0x00 || data), node = SHA-256(0x01 || left || right))',
@@ -23,49 +13,101 @@ export const MERKLE_DESCRIPTION = {
   order: 'timestamp ascending, then attestationId ascending (byte order)',
 };
 
+interface EpochRow {
+  count: number | string;
+  l0: number | string;
+  l2: number | string;
+  first: Date | string | null;
+  last: Date | string | null;
+  /** Every content hash's 32 bytes, back to back, in Merkle order. */
+  leaves: Uint8Array | null;
+}
+
 /**
- * Count, time span and Merkle root of an epoch. The rows stream through in chunks inside one
- * repeatable-read transaction, so the figures describe one consistent snapshot however long it takes
- * and however many attestations arrive meanwhile.
+ * Count, time span and Merkle root of an epoch, from one statement: one consistent snapshot however
+ * many attestations arrive meanwhile. The database sorts the rows and hands over their content hashes
+ * as one byte string, so the daemon sees no row objects.
  */
 export async function summarizeEpoch(em: Em, orgId: string, epochId: string): Promise<EpochSummary> {
-  return em.transactional(
-    async (tx) => {
-      const tree = new MerkleTreeBuilder();
-      const levels = { L0: 0, L2: 0 };
-      let first: Date | null = null;
-      let last: { time: Date; attestationId: string } | null = null;
-      for (;;) {
-        const after: string = last ? 'and (attested_at, attestation_id) > (?, ?)' : '';
-        const rows: EpochRow[] = await tx.execute<EpochRow[]>(
-          `select attestation_id, attested_at, level, content_hash from attestations
-           where org_id = ? and epoch_id = ? ${after}
-           order by attested_at, attestation_id limit ?`,
-          [orgId, epochId, ...(last ? [last.time, last.attestationId] : []), CHUNK],
-        );
-        for (const row of rows) {
-          tree.push(Buffer.from(row.content_hash, 'hex'));
-          levels[row.level] += 1;
-        }
-        const tail: EpochRow | undefined = rows.at(-1);
-        if (tail) {
-          first ??= new Date(rows[0].attested_at);
-          last = { time: new Date(tail.attested_at), attestationId: tail.attestation_id };
-        }
-        if (rows.length < CHUNK) break;
-      }
-      if (!first || !last) throw resourceNotFound('Epoch', { epochId });
-      return {
-        orgId,
-        epochId,
-        count: tree.size,
-        levels,
-        firstTimestamp: first.toISOString(),
-        lastTimestamp: last.time.toISOString(),
-        merkleRoot: tree.root().toString('hex'),
-        merkle: MERKLE_DESCRIPTION,
-      };
-    },
-    { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
+  const [row] = await em.execute<EpochRow[]>(
+    `select count(*) as count,
+       count(*) filter (where level = 'L0') as l0,
+       count(*) filter (where level = 'L2') as l2,
+       min(attested_at) as first, max(attested_at) as last,
+       string_agg(decode(content_hash, 'hex'), ''::bytea order by attested_at, attestation_id) as leaves
+     from attestations where org_id = ? and epoch_id = ?`,
+    [orgId, epochId],
   );
+  const count = Number(row?.count ?? 0);
+  if (!row || count === 0 || !row.leaves || row.first === null || row.last === null) {
+    throw resourceNotFound('Epoch', { epochId });
+  }
+  if (row.leaves.length !== count * 32) throw new Error(`Epoch ${epochId} holds a malformed content hash`);
+  const tree = new MerkleTreeBuilder();
+  tree.pushAll(row.leaves);
+  return {
+    orgId,
+    epochId,
+    count,
+    levels: { L0: Number(row.l0), L2: Number(row.l2) },
+    firstTimestamp: new Date(row.first).toISOString(),
+    lastTimestamp: new Date(row.last).toISOString(),
+    merkleRoot: tree.root().toString('hex'),
+    merkle: MERKLE_DESCRIPTION,
+  };
+}
+
+/** Epochs whose summary is kept; the least recently read is dropped first. */
+const MAX_CACHED_EPOCHS = 256;
+
+/**
+ * Epoch summaries kept between reads. Attestations are only ever added (the primary key guards every
+ * insert and nothing updates or deletes one short of the org itself), so an epoch whose row count is
+ * the one its summary was computed from holds exactly the same rows: each read checks that count with
+ * one index-only scan, on whatever daemon wrote the rows, and recomputes when it moved. The org's
+ * creation time is part of the check, so a deleted and re-created org never meets an old summary.
+ */
+export class EpochSummaryCache {
+  private readonly entries = new Map<string, { count: number; orgCreatedAt: string; summary: EpochSummary }>();
+
+  async read(em: Em, orgId: string, epochId: string): Promise<EpochSummary> {
+    const key = `${orgId}\u0000${epochId}`;
+    const cached = this.entries.get(key);
+    if (cached) {
+      const current = await currentState(em, orgId, epochId);
+      this.entries.delete(key);
+      if (current.count === cached.count && current.orgCreatedAt === cached.orgCreatedAt) {
+        this.entries.set(key, cached);
+        return cached.summary;
+      }
+    }
+    const orgCreatedAt = (await currentState(em, orgId, null)).orgCreatedAt;
+    const summary = await summarizeEpoch(em, orgId, epochId);
+    // The summary's own count is the one to check against: it describes the rows it was computed from.
+    this.entries.set(key, { count: summary.count, orgCreatedAt, summary });
+    if (this.entries.size > MAX_CACHED_EPOCHS) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    return summary;
+  }
+}
+
+/** The epoch's row count (0 without an epoch) and the org's creation time, in one statement. */
+async function currentState(
+  em: Em,
+  orgId: string,
+  epochId: string | null,
+): Promise<{ count: number; orgCreatedAt: string }> {
+  const [row] = await em.execute<{ count: number | string; created: Date | string | null }[]>(
+    epochId === null
+      ? 'select 0 as count, created_at as created from orgs where org_id = ?'
+      : `select (select count(*) from attestations where org_id = ? and epoch_id = ?) as count,
+           (select created_at from orgs where org_id = ?) as created`,
+    epochId === null ? [orgId] : [orgId, epochId, orgId],
+  );
+  return {
+    count: Number(row?.count ?? 0),
+    orgCreatedAt: row?.created ? new Date(row.created).toISOString() : '',
+  };
 }
