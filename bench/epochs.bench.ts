@@ -84,7 +84,9 @@ async function seed(client: pg.Client): Promise<void> {
     [ORG, count, EPOCH, '2026-11-23'],
   );
   await client.query('vacuum analyze attestations');
-  console.log(`seeded ${count} attestations (+${count / 10} in the next epoch) in ${(performance.now() - start).toFixed(0)} ms`);
+  console.log(
+    `seeded ${count} attestations (+${count / 10} in the next epoch) in ${(performance.now() - start).toFixed(0)} ms`,
+  );
 }
 
 const sha256 = (...parts: Buffer[]) => {
@@ -163,7 +165,11 @@ try {
   await api(writer.url, 'POST', `/orgs/${ORG}/attestations`, late);
   const lateReference = pick(await recompute(client));
   const afterLate = await timedRead(reader.url);
-  row('read after a late attestation (other daemon)', [afterLate.ms], pick(afterLate.summary) === lateReference);
+  row(
+    'read after a late attestation (other daemon)',
+    [afterLate.ms],
+    pick(afterLate.summary) === lateReference,
+  );
   const settled: number[] = [];
   let exact = true;
   for (let i = 0; i < reads; i += 1) {

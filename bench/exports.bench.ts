@@ -102,7 +102,10 @@ function rssMiB(pid: number): number {
 function rssSampler(pids: number[]): { stop(): number } {
   let peak = 0;
   const sample = () => {
-    peak = Math.max(peak, pids.reduce((sum, pid) => sum + rssMiB(pid), 0));
+    peak = Math.max(
+      peak,
+      pids.reduce((sum, pid) => sum + rssMiB(pid), 0),
+    );
   };
   sample();
   const timer = setInterval(sample, 10);

@@ -68,7 +68,10 @@ const MAX_CACHED_EPOCHS = 256;
  * creation time is part of the check, so a deleted and re-created org never meets an old summary.
  */
 export class EpochSummaryCache {
-  private readonly entries = new Map<string, { count: number; orgCreatedAt: string; summary: EpochSummary }>();
+  private readonly entries = new Map<
+    string,
+    { count: number; orgCreatedAt: string; summary: EpochSummary }
+  >();
 
   async read(em: Em, orgId: string, epochId: string): Promise<EpochSummary> {
     const key = `${orgId}\u0000${epochId}`;
