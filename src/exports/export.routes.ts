@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
@@ -37,6 +38,15 @@ function acceptsGzip(request: FastifyRequest): boolean {
     });
 }
 
+/** The chunks in order, each let go of as it is handed on. */
+function* drain(chunks: (Buffer | undefined)[]): Generator<Buffer> {
+  for (let i = 0; i < chunks.length; i += 1) {
+    const chunk = chunks[i];
+    chunks[i] = undefined;
+    if (chunk) yield chunk;
+  }
+}
+
 /**
  * Sends the document. A gzipped hand-over from a worker goes out as is to clients that accept gzip,
  * so the representation may depend on `Accept-Encoding`.
@@ -45,10 +55,16 @@ async function send(request: FastifyRequest, reply: FastifyReply, artifact: Expo
   const sent = artifact.contentEncoding && !acceptsGzip(request) ? await decodedArtifact(artifact) : artifact;
   reply.header('vary', 'accept-encoding');
   if (sent.contentEncoding) reply.header('content-encoding', sent.contentEncoding);
-  return reply
+  reply
     .header('content-type', sent.contentType)
-    .header('content-disposition', contentDisposition(sent.fileName))
-    .send(sent.body);
+    .header('content-disposition', contentDisposition(sent.fileName));
+  if (sent.chunks) {
+    // Written chunk by chunk as the socket takes them, each dropped once written.
+    const chunks = [...sent.chunks];
+    const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+    return reply.header('content-length', length).send(Readable.from(drain(chunks), { objectMode: false }));
+  }
+  return reply.send(sent.body);
 }
 
 export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
