@@ -248,7 +248,7 @@ function report(
   title: string,
   bareMs: number,
   timings: Timing[],
-  rss: { beforeMiB: number; afterMiB: number },
+  rss: { beforeMiB: number; afterMiB: number; laterMiB: number },
 ): void {
   const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
   const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2)];
@@ -270,7 +270,7 @@ function report(
   );
   console.log(
     `resident memory at rest: ${Math.round(rss.beforeMiB)} MiB before the exports, ` +
-      `${Math.round(rss.afterMiB)} MiB 3 s after the last one`,
+      `${Math.round(rss.afterMiB)} MiB 3 s after the last one, ${Math.round(rss.laterMiB)} MiB 15 s after`,
   );
 }
 
@@ -304,7 +304,8 @@ async function run(
       ([label]) => !args.only || label.toLowerCase().includes(args.only.toLowerCase()),
     );
     for (const entry of selected) timings.push(await measure(daemon.url, pids, entry));
-    report(title, bareMs, timings, { beforeMiB, afterMiB: await restingRss(pids) });
+    const afterMiB = await restingRss(pids);
+    report(title, bareMs, timings, { beforeMiB, afterMiB, laterMiB: await restingRss(pids, 12_000) });
   } finally {
     // A daemon that died already has nothing left to stop.
     if (daemon.process.exitCode === null) await daemon.stop();
