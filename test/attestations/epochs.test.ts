@@ -149,4 +149,25 @@ describe.each(dbKinds)('epoch summaries kept between reads on %s', (kind) => {
     expect(replay.statusCode).toBe(200);
     expect(await read(t.app)).toEqual(before);
   });
+
+  it('keeps the count of each epoch in the database, folded into one piece by a read', async () => {
+    const counts = async () =>
+      t.db
+        .em()
+        .execute<{ total: string; pieces: string }[]>(
+          `select coalesce(sum(attestations), 0)::text as total, count(*)::text as pieces
+           from attestation_epoch_counts where org_id = ? and epoch_id = ?`,
+          [ORG, EPOCH],
+        )
+        .then(([row]) => ({ total: Number(row.total), pieces: Number(row.pieces) }));
+    await post(other, attestation({ level: 'L0', epochId: EPOCH }));
+    await post(t.app, attestation({ level: 'L0', epochId: 'another-epoch' }));
+    expect((await counts()).total).toBe(members.filter((body) => body.epochId === EPOCH).length);
+    expect((await counts()).pieces).toBeGreaterThan(1);
+    expect(await read(t.app)).toMatchObject(expected(members.filter((body) => body.epochId === EPOCH)));
+    expect(await counts()).toEqual({
+      total: members.filter((body) => body.epochId === EPOCH).length,
+      pieces: 1,
+    });
+  });
 });
