@@ -75,7 +75,7 @@ async function summarizeWithToken(
     merkle: MERKLE_DESCRIPTION,
   };
   // A token that does not add up to the rows read (counts kept by another schema version) is not kept.
-  const token = row.token !== null && row.token.startsWith(`${count}/`) ? row.token : null;
+  const token = row.token?.startsWith(`${count}/`) ? row.token : null;
   return { summary, token };
 }
 
