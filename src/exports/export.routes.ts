@@ -5,13 +5,15 @@ import type { AppContext } from '../context.js';
 import { requireOrg } from '../orgs/orgs.service.js';
 import { errorResponses, OrgIdParam } from '../schemas.js';
 import { ISO_42001 } from '../vocabulary.js';
-import { runExport } from './export.job.js';
+import { collectAfterExport, runExport } from './export.job.js';
 import { exportErrorResponses, fileResponse, OscalExportQuery, SoaExportQuery } from './export.schemas.js';
 import { refuseSnapshotOfOtherFramework, requireExportFramework, requireSnapshot } from './export.service.js';
 import { contentDisposition, decodedArtifact, type ExportArtifact, yieldToLoop } from './export-artifact.js';
 import { type OscalDocumentKind, warmOscalValidators } from './oscal/index.js';
 
 const WARM_AFTER_MS = 2000;
+/** A body this large is worth a collection once it has been sent (see `collectAfterExport`). */
+const LARGE_BODY_BYTES = 8 << 20;
 const EXPORTED_KINDS: OscalDocumentKind[] = [
   'catalog',
   'profile',
@@ -62,8 +64,11 @@ async function send(request: FastifyRequest, reply: FastifyReply, artifact: Expo
     // Written chunk by chunk as the socket takes them, each dropped once written.
     const chunks = [...sent.chunks];
     const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-    return reply.header('content-length', length).send(Readable.from(drain(chunks), { objectMode: false }));
+    const stream = Readable.from(drain(chunks), { objectMode: false });
+    stream.once('close', collectAfterExport);
+    return reply.header('content-length', length).send(stream);
   }
+  if (sent.body.length >= LARGE_BODY_BYTES) reply.raw.once('close', collectAfterExport);
   return reply.send(sent.body);
 }
 
