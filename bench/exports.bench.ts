@@ -2,8 +2,11 @@
  * OSCAL (JSON and zip) and Statement of Applicability (every format) exports over HTTP for an org with
  * 100k evidence rows, on real PostgreSQL, against `comply serve` in its own process (in-process jobs).
  * With --worker, the same again with Redis and a `comply worker` process doing the work.
- * Run: npx tsx bench/exports.bench.ts [--evidence 100000] [--rounds 5] [--worker]
- * DESIGN.md target: OSCAL export of 100k evidence rows < 2 s.
+ * Run: npx tsx bench/exports.bench.ts [--evidence 100000] [--rounds 5] [--worker] [--only OSCAL]
+ * (`--only` keeps the exports whose label contains the text.) Beside the times, the daemon's resident
+ * memory (VmRSS, sampled every 10 ms): at rest before the exports, the peak during each export, and at
+ * rest again after the last one.
+ * DESIGN.md target: OSCAL export of 100k evidence rows < 2 s, peak RSS < 400 MiB, back to rest after.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -18,6 +21,7 @@ const { values: args } = parseArgs({
     evidence: { type: 'string', default: '100000' },
     rounds: { type: 'string', default: '5' },
     worker: { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
 const evidenceCount = Number(args.evidence);
@@ -84,6 +88,42 @@ async function seed(base: string, databaseUrl: string): Promise<void> {
   console.log(`seeded ${evidenceCount} evidence rows in ${(performance.now() - start).toFixed(0)} ms`);
 }
 
+/** Resident memory of a process in MiB, from /proc; NaN where it is missing. */
+function rssMiB(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Samples the summed RSS of the processes every 10 ms until stopped; returns the peak. */
+function rssSampler(pids: number[]): { stop(): number } {
+  let peak = 0;
+  const sample = () => {
+    peak = Math.max(
+      peak,
+      pids.reduce((sum, pid) => sum + rssMiB(pid), 0),
+    );
+  };
+  sample();
+  const timer = setInterval(sample, 10);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return peak;
+    },
+  };
+}
+
+/** Summed RSS once the processes have been idle for `settleMs`. */
+async function restingRss(pids: number[], settleMs = 3000): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, settleMs));
+  return pids.reduce((sum, pid) => sum + rssMiB(pid), 0);
+}
+
 const CLOCK_TICKS_PER_MS = 100 / 1000;
 
 /**
@@ -126,6 +166,8 @@ interface Timing {
   bytes: number;
   /** Worst latency of a cheap request sent while the export ran: how long the daemon was unresponsive. */
   stallMs: number[];
+  /** Peak resident memory of the daemon (and worker) over the export's timed rounds, MiB. */
+  peakRssMiB: number;
 }
 
 /** A cheap request, over and over until `done`, recording the slowest answer. */
@@ -166,8 +208,9 @@ async function measure(
   [label, query, extra]: [string, string, Record<string, string>?],
 ): Promise<Timing> {
   const url = `${base}/api/v1/orgs/${ORG}/export/${query}`;
-  const timing: Timing = { label, ms: [], cpuMs: [], bytes: 0, stallMs: [] };
+  const timing: Timing = { label, ms: [], cpuMs: [], bytes: 0, stallMs: [], peakRssMiB: 0 };
   const cpu = () => pids.reduce((sum, pid) => sum + treeCpuMs(pid), 0);
+  const sampler = rssSampler(pids);
   await download(url, extra); // warm-up
   for (let round = 0; round < rounds; round += 1) {
     const cpuBefore = cpu();
@@ -178,6 +221,7 @@ async function measure(
     if (status !== 200) throw new Error(`${label}: ${status} ${body.toString()}`);
     timing.bytes = body.length;
   }
+  timing.peakRssMiB = sampler.stop();
   // Separately, so that the probe's own requests do not count in the CPU figures above.
   for (let round = 0; round < rounds; round += 1) {
     let finished = false;
@@ -200,7 +244,12 @@ const EXPORTS: [string, string, Record<string, string>?][] = [
   ['SoA pdf', 'soa?format=pdf'],
 ];
 
-function report(title: string, bareMs: number, timings: Timing[]): void {
+function report(
+  title: string,
+  bareMs: number,
+  timings: Timing[],
+  rss: { beforeMiB: number; afterMiB: number; laterMiB: number },
+): void {
   const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
   const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2)];
   console.log(
@@ -216,7 +265,12 @@ function report(title: string, bareMs: number, timings: Timing[]): void {
       'daemon CPU ms': Math.round(median(t.cpuMs)),
       size: `${(t.bytes / 1e6).toFixed(1)} MB`,
       'worst /healthz ms': Math.round(median(t.stallMs)),
+      'peak RSS MiB': Math.round(t.peakRssMiB),
     })),
+  );
+  console.log(
+    `resident memory at rest: ${Math.round(rss.beforeMiB)} MiB before the exports, ` +
+      `${Math.round(rss.afterMiB)} MiB 3 s after the last one, ${Math.round(rss.laterMiB)} MiB 15 s after`,
   );
 }
 
@@ -245,8 +299,13 @@ async function run(
     const bareMs = await bareLatency(bare.url);
     await bare.close();
     const timings: Timing[] = [];
-    for (const entry of EXPORTS) timings.push(await measure(daemon.url, pids, entry));
-    report(title, bareMs, timings);
+    const beforeMiB = await restingRss(pids);
+    const selected = EXPORTS.filter(
+      ([label]) => !args.only || label.toLowerCase().includes(args.only.toLowerCase()),
+    );
+    for (const entry of selected) timings.push(await measure(daemon.url, pids, entry));
+    const afterMiB = await restingRss(pids);
+    report(title, bareMs, timings, { beforeMiB, afterMiB, laterMiB: await restingRss(pids, 12_000) });
   } finally {
     // A daemon that died already has nothing left to stop.
     if (daemon.process.exitCode === null) await daemon.stop();

@@ -15,9 +15,10 @@ import {
   EpochParams,
   EpochSchema,
 } from './attestations.schemas.js';
-import { summarizeEpoch } from './epochs.service.js';
+import { EpochSummaryCache } from './epochs.service.js';
 
 export const attestationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const epochSummaries = new EpochSummaryCache();
   const ingest = new AttestationIngest(ctx.db);
   app.addHook('onClose', () => ingest.close());
   // The hot path needs an entity manager only for the (cached) org check: one fork serves every request.
@@ -114,7 +115,7 @@ export const attestationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     async (request) => {
       const em = ctx.db.em();
       await requireOrg(em, request.params.orgId);
-      return summarizeEpoch(em, request.params.orgId, request.params.epochId);
+      return epochSummaries.read(em, request.params.orgId, request.params.epochId);
     },
   );
 

@@ -6,17 +6,40 @@ import { gunzip } from 'node:zlib';
 export interface ExportArtifact {
   contentType: string;
   fileName: string;
+  /** The bytes. An artifact made of `chunks` joins them here only when asked (see `chunkedArtifact`). */
   body: Buffer;
+  /** The bytes in the chunks they were written in, when the artifact was made so: sent as they are. */
+  chunks?: readonly Buffer[];
   /** `gzip` when `body` holds the document gzipped (as handed over by a worker). */
   contentEncoding?: 'gzip';
 }
 
 const gunzipAsync = promisify(gunzip);
 
+/**
+ * An artifact held in the chunks it was written in. Sending it writes the chunks one after another; its
+ * `body` joins them into one buffer on first access only (storing a worker's result, tests), so a large
+ * document that goes straight to a client is never copied whole.
+ */
+export function chunkedArtifact(
+  head: Omit<ExportArtifact, 'body' | 'chunks' | 'contentEncoding'>,
+  chunks: Buffer[],
+): ExportArtifact {
+  let joined: Buffer | undefined;
+  return {
+    ...head,
+    chunks,
+    get body() {
+      joined ??= Buffer.concat(chunks);
+      return joined;
+    },
+  };
+}
+
 /** The artifact with its body as the document itself. */
 export async function decodedArtifact(artifact: ExportArtifact): Promise<ExportArtifact> {
   if (artifact.contentEncoding !== 'gzip') return artifact;
-  const { contentEncoding: _gzip, ...rest } = artifact;
+  const { contentEncoding: _gzip, chunks: _chunks, ...rest } = artifact;
   return { ...rest, body: await gunzipAsync(artifact.body) };
 }
 

@@ -55,6 +55,27 @@ async function withExportSlot<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** How long the process must have been without a running export before it collects. */
+const COLLECT_AFTER_IDLE_MS = 1000;
+let collectTimer: NodeJS.Timeout | undefined;
+
+/**
+ * Collects garbage once no export has run for a second. An idle process allocates nothing, so the
+ * collector would not otherwise run, and the few hundred MB a large export used would stay resident
+ * until the next busy moment. Called when an export's bytes have been handed on (sent, stored); a
+ * no-op unless Node runs with --expose-gc, as `bin/comply` starts it.
+ */
+export function collectAfterExport(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return;
+  clearTimeout(collectTimer);
+  collectTimer = setTimeout(() => {
+    if (running === 0) gc();
+    else collectAfterExport();
+  }, COLLECT_AFTER_IDLE_MS);
+  collectTimer.unref();
+}
+
 /** Loads the org's state (live or from a snapshot) and renders the requested document. */
 export async function produceExport(
   em: Em,
@@ -105,7 +126,9 @@ export const exportJob: JobDefinition<ExportJobPayload, ExportJobResult> = {
       try {
         const artifact = await produceExport(ctx.db.em(), payload.request, new Date(payload.generatedAt));
         if (payload.delivery === 'inline') return { status: 'done', artifact };
-        return { status: 'stored', resultId: await storeExportResult(ctx.db.em(), artifact) };
+        const resultId = await storeExportResult(ctx.db.em(), artifact);
+        collectAfterExport();
+        return { status: 'stored', resultId };
       } catch (error) {
         const refused = refusal(error);
         if (!refused) throw error;

@@ -1,16 +1,19 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { requireOrg } from '../orgs/orgs.service.js';
 import { errorResponses, OrgIdParam } from '../schemas.js';
 import { ISO_42001 } from '../vocabulary.js';
-import { runExport } from './export.job.js';
+import { collectAfterExport, runExport } from './export.job.js';
 import { exportErrorResponses, fileResponse, OscalExportQuery, SoaExportQuery } from './export.schemas.js';
 import { refuseSnapshotOfOtherFramework, requireExportFramework, requireSnapshot } from './export.service.js';
 import { contentDisposition, decodedArtifact, type ExportArtifact, yieldToLoop } from './export-artifact.js';
 import { type OscalDocumentKind, warmOscalValidators } from './oscal/index.js';
 
 const WARM_AFTER_MS = 2000;
+/** A body this large is worth a collection once it has been sent (see `collectAfterExport`). */
+const LARGE_BODY_BYTES = 8 << 20;
 const EXPORTED_KINDS: OscalDocumentKind[] = [
   'catalog',
   'profile',
@@ -37,6 +40,15 @@ function acceptsGzip(request: FastifyRequest): boolean {
     });
 }
 
+/** The chunks in order, each let go of as it is handed on. */
+function* drain(chunks: (Buffer | undefined)[]): Generator<Buffer> {
+  for (let i = 0; i < chunks.length; i += 1) {
+    const chunk = chunks[i];
+    chunks[i] = undefined;
+    if (chunk) yield chunk;
+  }
+}
+
 /**
  * Sends the document. A gzipped hand-over from a worker goes out as is to clients that accept gzip,
  * so the representation may depend on `Accept-Encoding`.
@@ -45,10 +57,19 @@ async function send(request: FastifyRequest, reply: FastifyReply, artifact: Expo
   const sent = artifact.contentEncoding && !acceptsGzip(request) ? await decodedArtifact(artifact) : artifact;
   reply.header('vary', 'accept-encoding');
   if (sent.contentEncoding) reply.header('content-encoding', sent.contentEncoding);
-  return reply
+  reply
     .header('content-type', sent.contentType)
-    .header('content-disposition', contentDisposition(sent.fileName))
-    .send(sent.body);
+    .header('content-disposition', contentDisposition(sent.fileName));
+  if (sent.chunks) {
+    // Written chunk by chunk as the socket takes them, each dropped once written.
+    const chunks = [...sent.chunks];
+    const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+    const stream = Readable.from(drain(chunks), { objectMode: false });
+    stream.once('close', collectAfterExport);
+    return reply.header('content-length', length).send(stream);
+  }
+  if (sent.body.length >= LARGE_BODY_BYTES) reply.raw.once('close', collectAfterExport);
+  return reply.send(sent.body);
 }
 
 export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {

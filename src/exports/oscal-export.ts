@@ -1,6 +1,6 @@
 import { ISO_42001 } from '../vocabulary.js';
 import type { OrgExportData } from './export.types.js';
-import { type ExportArtifact, fileNamePart, yieldToLoop } from './export-artifact.js';
+import { chunkedArtifact, type ExportArtifact, fileNamePart, yieldToLoop } from './export-artifact.js';
 import { OSCAL_VERSION, writeOscalFiles } from './oscal/index.js';
 import { zipFiles } from './oscal-zip.js';
 
@@ -26,14 +26,18 @@ export async function produceOscalExport(data: OrgExportData, format: OscalForma
   const fileName = oscalFileName(data, format);
   if (format === 'zip') {
     // Dated by the data, not the clock: the same state always zips to the same bytes.
-    const body = await zipFiles(files, new Date(data.lastModified));
+    const body = await zipFiles(
+      files.map((file) => ({ name: file.name, content: file.content })),
+      new Date(data.lastModified),
+    );
     return { contentType: 'application/zip', fileName, body };
   }
   const text = (value: string): Buffer => Buffer.from(value, 'utf8');
+  // The documents' chunks go out as they are, around the envelope's text: nothing is copied again.
   const envelope = [text(`{"oscal-package":{"oscal-version":${JSON.stringify(OSCAL_VERSION)},"documents":{`)];
   for (const [i, file] of files.entries()) {
-    envelope.push(text(`${i > 0 ? ',' : ''}${JSON.stringify(file.name)}:`), file.content);
+    envelope.push(text(`${i > 0 ? ',' : ''}${JSON.stringify(file.name)}:`), ...file.chunks);
   }
   envelope.push(text('}}}'));
-  return { contentType: 'application/json; charset=utf-8', fileName, body: Buffer.concat(envelope) };
+  return chunkedArtifact({ contentType: 'application/json; charset=utf-8', fileName }, envelope);
 }

@@ -9,6 +9,7 @@ import { Migration20261122000600Cte } from './Migration20261122000600Cte.js';
 import { Migration20261124000700Assessments } from './Migration20261124000700Assessments.js';
 import { Migration20261124000800EvidenceExpiry } from './Migration20261124000800EvidenceExpiry.js';
 import { Migration20261124001000AnalystEdges } from './Migration20261124001000AnalystEdges.js';
+import { Migration20261124001100AttestationEpochCounts } from './Migration20261124001100AttestationEpochCounts.js';
 
 /** Every migration, in order. Listed explicitly so the same set runs from source, tests and builds. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   Migration20261124000700Assessments,
   Migration20261124000800EvidenceExpiry,
   Migration20261124001000AnalystEdges,
+  Migration20261124001100AttestationEpochCounts,
 ];

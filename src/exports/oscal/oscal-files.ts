@@ -20,25 +20,64 @@ import { buildSsp } from './ssp.builder.js';
 
 export interface OscalFile {
   name: OscalFileName;
-  /** The document as UTF-8 JSON. */
-  content: Buffer;
+  /** The document as UTF-8 JSON, in the chunks it was written in (a large document is never copied whole). */
+  chunks: Buffer[];
+  /** The chunks' total length. */
+  size: number;
+  /** The document as one buffer, joined on each access: for small documents and tests. */
+  readonly content: Buffer;
 }
 
-/** Text pieces encoded into one buffer, in one pass (no joined string in between). */
-function encode(pieces: string[]): Buffer {
-  let size = 0;
-  const lengths = pieces.map((piece) => {
-    const length = Buffer.byteLength(piece, 'utf8');
-    size += length;
-    return length;
-  });
-  const content = Buffer.allocUnsafe(size);
-  let offset = 0;
-  pieces.forEach((piece, i) => {
-    content.write(piece, offset, lengths[i], 'utf8');
-    offset += lengths[i];
-  });
-  return content;
+function oscalFile(name: OscalFileName, chunks: Buffer[]): OscalFile {
+  return {
+    name,
+    chunks,
+    size: chunks.reduce((sum, chunk) => sum + chunk.length, 0),
+    get content() {
+      return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+    },
+  };
+}
+
+/** Bytes of the chunks a document is written in; a longer piece gets a chunk of its own size. */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * UTF-8 text appended piece by piece into fixed-size buffers: each piece (an element's JSON) is copied
+ * out as it is made and dies young, so a document never exists as one string or as a list of strings.
+ */
+class ChunkWriter {
+  readonly chunks: Buffer[] = [];
+  private current = Buffer.allocUnsafe(0);
+  private offset = 0;
+
+  write(text: string): void {
+    // A UTF-8 character takes at most three bytes per UTF-16 code unit.
+    if (this.current.length - this.offset < text.length * 3) {
+      const needed = Buffer.byteLength(text, 'utf8');
+      if (this.current.length - this.offset < needed) this.next(needed);
+    }
+    this.offset += this.current.write(text, this.offset, 'utf8');
+  }
+
+  private next(needed: number): void {
+    this.flush();
+    this.current = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, needed));
+    this.offset = 0;
+  }
+
+  private flush(): void {
+    // A view of the bytes written: the unused tail of the last chunk is not sent.
+    if (this.offset > 0) this.chunks.push(this.current.subarray(0, this.offset));
+  }
+
+  /** The chunks, the last one cut to what was written. */
+  finish(): Buffer[] {
+    this.flush();
+    this.current = Buffer.allocUnsafe(0);
+    this.offset = 0;
+    return this.chunks;
+  }
 }
 
 export interface WriteOscalOptions {
@@ -46,10 +85,8 @@ export interface WriteOscalOptions {
   pause?: () => Promise<void>;
 }
 
-/** Evidence items processed between two pauses (a multiple of BATCH). */
+/** Evidence items processed between two pauses. */
 const ITEMS_PER_PAUSE = 5000;
-/** Elements whose text is joined into one string as the array is written. */
-const BATCH = 500;
 /** Problems kept for the error; a systematic fault would otherwise list one per evidence item. */
 const MAX_PROBLEMS = 1000;
 
@@ -105,7 +142,7 @@ class OscalFileWriter {
     this.schemaErrors(file, validateOscalDocument(kind, document));
     this.references.startDocument(file);
     this.references.check(document);
-    this.files.push({ name: file, content: Buffer.from(JSON.stringify(document), 'utf8') });
+    this.files.push(oscalFile(file, [Buffer.from(JSON.stringify(document), 'utf8')]));
     await this.pause();
   }
 
@@ -124,11 +161,13 @@ class OscalFileWriter {
   ): Promise<void> {
     this.schemaErrors(file, validateOscalDocument(kind, document));
     this.references.startDocument(file);
-    const parts: string[] = [];
-    const batch: string[] = [];
+    const out = new ChunkWriter();
     if (array.holder?.length) {
       const [first] = array.holder;
       array.holder[0] = this.marker as unknown as T;
+      // The document's text around the elements; building the elements leaves the document as it is.
+      const [head, tail] = this.split(JSON.stringify(document));
+      out.write(head);
       const arrayKey = String(array.path[array.path.length - 1]);
       const prefix = `/${array.path.join('/')}`;
       let index = 0;
@@ -138,37 +177,28 @@ class OscalFileWriter {
           if (index > 0)
             this.schemaErrors(file, validateOscalItem(array.item, element), `${prefix}/${index}`);
           this.references.check(element, [...array.path, index], arrayKey);
-          batch.push(JSON.stringify(element));
+          out.write(index === 0 ? JSON.stringify(element) : `,${JSON.stringify(element)}`);
           index += 1;
-          if (index % BATCH === 0) {
-            // Joined as they come, so that a few hundred strings outlive the loop rather than every element's.
-            parts.push(batch.join(','));
-            batch.length = 0;
-            if (index % ITEMS_PER_PAUSE === 0) await this.pause();
-          }
+          if (index % ITEMS_PER_PAUSE === 0) await this.pause();
         }
       }
-      if (batch.length > 0) parts.push(batch.join(','));
+      out.write(tail);
+      this.references.check(document);
+    } else {
+      this.references.check(document);
+      out.write(JSON.stringify(document));
     }
-    this.references.check(document);
-    const json = JSON.stringify(document);
-    this.files.push({ name: file, content: encode(parts.length > 0 ? this.splice(json, parts) : [json]) });
+    this.files.push(oscalFile(file, out.finish()));
     await this.pause();
   }
 
-  /** The document's text with the elements where the marker stands; it must stand there exactly once. */
-  private splice(json: string, parts: string[]): string[] {
+  /** The document's text before and after the marker; it must stand there exactly once. */
+  private split(json: string): [string, string] {
     const marker = JSON.stringify(this.marker);
     const at = json.indexOf(marker);
     if (at < 0 || json.indexOf(marker, at + 1) >= 0)
       throw new Error('Streamed OSCAL array marker not found once');
-    const pieces = [json.slice(0, at)];
-    parts.forEach((part, i) => {
-      if (i > 0) pieces.push(',');
-      pieces.push(part);
-    });
-    pieces.push(json.slice(at + marker.length));
-    return pieces;
+    return [json.slice(0, at), json.slice(at + marker.length)];
   }
 
   constraints(problems: { document: string; path: string; message: string }[]): void {
