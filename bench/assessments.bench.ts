@@ -15,6 +15,7 @@ import { importCatalog } from '../src/cte/frameworks.service.js';
 import { openDatabase } from '../src/db.js';
 import {
   ADMIN_KEY,
+  assessEveryRequirement,
   createBenchDatabase,
   type LoadResult,
   load,
@@ -30,7 +31,6 @@ const connections = Number(args.connections);
 const duration = Number(args.duration);
 
 const ORG = 'bench';
-const STATUSES = ['implemented', 'in_progress', 'not_started'] as const;
 const headers = { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' };
 
 const databaseUrl = await createBenchDatabase('comply_bench_assessments');
@@ -42,16 +42,6 @@ async function api<T = unknown>(path: string, init: RequestInit = {}): Promise<T
   const res = await fetch(`${daemon.url}/api/v1${path}`, { ...init, headers });
   if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
-}
-
-/** Runs `work` over `items` with `width` requests in flight. */
-async function inParallel<T>(items: T[], width: number, work: (item: T) => Promise<unknown>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < items.length) await work(items[next++]);
-    }),
-  );
 }
 
 function percentile(samples: number[], p: number): number {
@@ -84,37 +74,12 @@ try {
 
   // A direct record on every requirement of every framework: statuses in turn, every seventh not applicable.
   const { frameworks } = await api<{ frameworks: { frameworkId: string }[] }>(`/orgs/${ORG}/frameworks`);
-  const targets: { frameworkId: string; requirementId: string; index: number }[] = [];
-  for (const { frameworkId } of frameworks) {
-    const { requirements } = await api<{ requirements: { requirementId: string }[] }>(
-      `/orgs/${ORG}/frameworks/${frameworkId}/requirements`,
-    );
-    for (const { requirementId } of requirements)
-      targets.push({ frameworkId, requirementId, index: targets.length });
-  }
   const start = performance.now();
-  await inParallel(targets, 8, async ({ frameworkId, requirementId, index }) => {
-    const path = `/orgs/${ORG}/frameworks/${frameworkId}/requirements/${encodeURIComponent(requirementId)}`;
-    if (index % 7 === 6) {
-      await api(`${path}/applicability`, {
-        method: 'PUT',
-        body: JSON.stringify({
-          applicable: false,
-          justification: 'Out of scope for the bench',
-          reviewer: 'bench',
-        }),
-      });
-    } else {
-      await api(`${path}/status`, {
-        method: 'PUT',
-        body: JSON.stringify({ status: STATUSES[index % 3], reviewer: 'bench' }),
-      });
-    }
-  });
+  const count = await assessEveryRequirement(api, ORG, 8);
   const assessed = (performance.now() - start) / 1000;
   console.log(
-    `${targets.length} requirements of ${frameworks.length} frameworks assessed directly in ${assessed.toFixed(1)} s ` +
-      `(${Math.round(targets.length / assessed)} writes/s, 8 in flight)`,
+    `${count} requirements of ${frameworks.length} frameworks assessed directly in ${assessed.toFixed(1)} s ` +
+      `(${Math.round(count / assessed)} writes/s, 8 in flight)`,
   );
   // One client, sequential: the latency a user sees, against the targets.
   const ids = frameworks.map((framework) => framework.frameworkId);

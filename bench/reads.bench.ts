@@ -21,7 +21,14 @@ import { openDatabase } from '../src/db.js';
 import { insertEvidence, type NewEvidence } from '../src/evidence/evidence.store.js';
 import { EVIDENCE_TYPES } from '../src/vocabulary.js';
 import { freePort } from '../test/support/daemon.js';
-import { ADMIN_KEY, createBenchDatabase, load, startDaemon } from './support.js';
+import {
+  ADMIN_KEY,
+  assessEveryRequirement,
+  createBenchDatabase,
+  inParallel,
+  load,
+  startDaemon,
+} from './support.js';
 
 interface BareRoute {
   method: 'GET' | 'POST';
@@ -59,7 +66,6 @@ async function main() {
   const duration = Number(args.duration);
   const ORG = 'bench';
   const HOT_CONTROL = 'A.6.2.8';
-  const STATUSES = ['implemented', 'in_progress', 'not_started'] as const;
   const DAY = 86_400_000;
   const headers = { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' };
 
@@ -74,22 +80,6 @@ async function main() {
     return (await res.json()) as T;
   }
 
-  async function inParallel<T>(
-    items: T[],
-    width: number,
-    work: (item: T, index: number) => Promise<unknown>,
-  ) {
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: width }, async () => {
-        while (next < items.length) {
-          const index = next++;
-          await work(items[index], index);
-        }
-      }),
-    );
-  }
-
   try {
     // --- Seed -------------------------------------------------------------------------------------
     let begin = performance.now();
@@ -102,33 +92,9 @@ async function main() {
     );
     await importCatalog(db.em(), catalog, { frameworkId: 'nist-sp-800-53' });
     const { frameworks } = await api<{ frameworks: { frameworkId: string }[] }>(`/orgs/${ORG}/frameworks`);
-    const targets: { frameworkId: string; requirementId: string }[] = [];
-    for (const { frameworkId } of frameworks) {
-      const { requirements } = await api<{ requirements: { requirementId: string }[] }>(
-        `/orgs/${ORG}/frameworks/${frameworkId}/requirements`,
-      );
-      for (const { requirementId } of requirements) targets.push({ frameworkId, requirementId });
-    }
-    await inParallel(targets, 16, async ({ frameworkId, requirementId }, index) => {
-      const route = `/orgs/${ORG}/frameworks/${frameworkId}/requirements/${encodeURIComponent(requirementId)}`;
-      if (index % 7 === 6) {
-        await api(`${route}/applicability`, {
-          method: 'PUT',
-          body: JSON.stringify({
-            applicable: false,
-            justification: 'Out of scope for the bench',
-            reviewer: 'bench',
-          }),
-        });
-      } else {
-        await api(`${route}/status`, {
-          method: 'PUT',
-          body: JSON.stringify({ status: STATUSES[index % 3], reviewer: 'bench' }),
-        });
-      }
-    });
+    const assessed = await assessEveryRequirement(api, ORG, 16);
     console.log(
-      `${targets.length} requirements of ${frameworks.length} frameworks assessed in ` +
+      `${assessed} requirements of ${frameworks.length} frameworks assessed in ` +
         `${((performance.now() - begin) / 1000).toFixed(1)} s`,
     );
 

@@ -120,3 +120,51 @@ export function report(bare: LoadResult, results: LoadResult[]): void {
   }));
   console.table(rows);
 }
+
+/** Runs `work` over `items` with `width` calls in flight. */
+export async function inParallel<T>(
+  items: T[],
+  width: number,
+  work: (item: T, index: number) => Promise<unknown>,
+): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        await work(items[index], index);
+      }
+    }),
+  );
+}
+
+type BenchApi = <T = unknown>(route: string, init?: RequestInit) => Promise<T>;
+
+/**
+ * A direct record on every requirement of every framework of the org, through the API: statuses in turn
+ * (implemented, in progress, not started), every seventh requirement marked not applicable instead.
+ * Returns how many requirements were assessed.
+ */
+export async function assessEveryRequirement(api: BenchApi, orgId: string, width: number): Promise<number> {
+  const statuses = ['implemented', 'in_progress', 'not_started'] as const;
+  const { frameworks } = await api<{ frameworks: { frameworkId: string }[] }>(`/orgs/${orgId}/frameworks`);
+  const targets: { frameworkId: string; requirementId: string }[] = [];
+  for (const { frameworkId } of frameworks) {
+    const { requirements } = await api<{ requirements: { requirementId: string }[] }>(
+      `/orgs/${orgId}/frameworks/${frameworkId}/requirements`,
+    );
+    for (const { requirementId } of requirements) targets.push({ frameworkId, requirementId });
+  }
+  await inParallel(targets, width, async ({ frameworkId, requirementId }, index) => {
+    const route = `/orgs/${orgId}/frameworks/${frameworkId}/requirements/${encodeURIComponent(requirementId)}`;
+    const body =
+      index % 7 === 6
+        ? { applicable: false, justification: 'Out of scope for the bench', reviewer: 'bench' }
+        : { status: statuses[index % 3], reviewer: 'bench' };
+    await api(`${route}/${index % 7 === 6 ? 'applicability' : 'status'}`, {
+      method: 'PUT',
+      body: JSON.stringify(body),
+    });
+  });
+  return targets.length;
+}
