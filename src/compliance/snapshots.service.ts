@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { IsolationLevel } from '@mikro-orm/core';
 import canonicalize from 'canonicalize';
 import type { Static } from 'typebox';
-import { withLibraryControls } from '../controls/library.seed.js';
+import { controlJudgement, withLibraryControls } from '../controls/library.seed.js';
 import type { Em } from '../db.js';
 import { conflict, resourceNotFound } from '../errors.js';
 import { isExpired, type RecordRow, readRecords } from '../requirements/requirements.store.js';
@@ -87,11 +87,7 @@ async function captureRecords(tx: Em, orgId: string, at: Date) {
         controlId,
         domain,
         title,
-        status: record.status ?? 'not_started',
-        applicable: record.applicable ?? true,
-        justification: record.justification,
-        reviewer: record.reviewer,
-        updatedAt: record.updatedAt,
+        ...controlJudgement(record),
         evidenceCount: items.length,
         evidence: items,
       };

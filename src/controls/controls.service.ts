@@ -4,7 +4,7 @@ import { invalidField, resourceNotFound } from '../errors.js';
 import { type RecordView, readRecordViews, writeJudgement } from '../requirements/requirements.store.js';
 import { ISO_42001, type RequirementStatus } from '../vocabulary.js';
 import type { ControlSchema, OrgControlSchema } from './controls.schemas.js';
-import { DOMAIN_IDS, withLibraryControls } from './library.seed.js';
+import { controlJudgement, DOMAIN_IDS, withLibraryControls } from './library.seed.js';
 
 export type ControlView = Static<typeof ControlSchema>;
 export type OrgControlView = Static<typeof OrgControlSchema>;
@@ -67,12 +67,7 @@ function orgControlViews(records: RecordView[]): OrgControlView[] {
     controlId,
     domain,
     title,
-    // ISO 42001 records always hold a status and an applicability.
-    status: record.status ?? 'not_started',
-    applicable: record.applicable ?? true,
-    justification: record.justification,
-    reviewer: record.reviewer,
-    updatedAt: record.updatedAt,
+    ...controlJudgement(record),
     evidenceCount: record.evidenceCount,
     evidenceExpired: record.evidenceExpired,
     evidence: record.evidence,

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Em } from '../db.js';
 import { seedIsoRecords } from '../requirements/requirements.store.js';
+import type { RequirementStatus } from '../vocabulary.js';
 
 export interface LibraryControl {
   controlId: string;
@@ -72,4 +73,21 @@ export function withLibraryControls<R extends { requirementId: string }>(
     const record = byId.get(control.controlId);
     return record ? [{ ...control, domainTitle: titles.get(control.domain) ?? control.domain, record }] : [];
   });
+}
+
+/** The judgement every view of a control shows; ISO 42001 records always hold a status and an applicability. */
+export function controlJudgement(record: {
+  status: RequirementStatus | null;
+  applicable: boolean | null;
+  justification: string | null;
+  reviewer: string | null;
+  updatedAt: string;
+}) {
+  return {
+    status: record.status ?? 'not_started',
+    applicable: record.applicable ?? true,
+    justification: record.justification,
+    reviewer: record.reviewer,
+    updatedAt: record.updatedAt,
+  };
 }

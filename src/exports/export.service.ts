@@ -2,7 +2,7 @@ import { IsolationLevel } from '@mikro-orm/core';
 import { complianceHistory } from '../compliance/history.service.js';
 import { countStates, scoreOf } from '../compliance/score.js';
 import { getSnapshot, type SnapshotView } from '../compliance/snapshots.service.js';
-import { controlLibrary, withLibraryControls } from '../controls/library.seed.js';
+import { controlJudgement, controlLibrary, withLibraryControls } from '../controls/library.seed.js';
 import type { Framework } from '../cte/framework.types.js';
 import { currentLibrary, requireFramework } from '../cte/library.service.js';
 import type { Em } from '../db.js';
@@ -65,11 +65,7 @@ async function readControls(tx: Em, orgId: string): Promise<ControlRow[]> {
       domainTitle,
       title,
       description,
-      status: record.status ?? 'not_started',
-      applicable: record.applicable ?? true,
-      justification: record.justification,
-      reviewer: record.reviewer,
-      updatedAt: record.updatedAt,
+      ...controlJudgement(record),
       evidenceCount: record.evidenceCount,
     }),
   );
@@ -165,6 +161,55 @@ const latest = (instants: Iterable<string>, floor: string) => {
 };
 
 /**
+ * What both loaders build the same way from the org's rows: each row's evidence (newest first, up to
+ * `evidenceLimit`; only rows in `withEvidence` are read when it is given), the AI systems, the counts and
+ * score, and when anything last changed (`lastChange`: a change-log entry the rows do not show).
+ */
+async function assemble(
+  tx: Em,
+  orgId: string,
+  org: { createdAt: string },
+  rows: ControlRow[],
+  frameworkId: string,
+  options: ExportLoadOptions,
+  extra: { withEvidence?: Set<string>; lastChange?: string | null } = {},
+) {
+  const limit = options.evidenceLimit ?? Number.POSITIVE_INFINITY;
+  const controls: ExportControl[] = [];
+  for (const row of rows) {
+    const evidence =
+      extra.withEvidence === undefined || extra.withEvidence.has(row.controlId)
+        ? await readControlEvidence(tx, orgId, frameworkId, row.controlId, limit)
+        : [];
+    controls.push({
+      ...row,
+      // Complete lists are counted exactly; capped ones rely on the roll-up kept beside the record.
+      evidenceCount: Number.isFinite(limit) ? Math.max(row.evidenceCount, evidence.length) : evidence.length,
+      evidence,
+    });
+  }
+  const systems = await readAiSystems(tx, orgId);
+  const counts = countStates(controls);
+  const lastModified = latest(
+    [
+      ...controls.map((control) => control.updatedAt),
+      ...controls.map((control) => control.evidence[0]?.createdAt ?? ''),
+      ...systems.map((system) => isoInstant(system.updatedAt)),
+      extra.lastChange ?? '',
+    ],
+    org.createdAt,
+  );
+  return {
+    generatedAt: options.generatedAt.toISOString(),
+    lastModified,
+    score: scoreOf(counts),
+    counts,
+    controls,
+    aiSystems: systems.map(({ updatedAt: _updatedAt, ...system }) => system),
+  };
+}
+
+/**
  * The live compliance state of an org as every export renders it, read in one repeatable-read
  * transaction so that controls, evidence and AI systems agree with each other and with the score.
  * ISO/IEC 42001 unless `options.frameworkId` names another framework of the library.
@@ -177,41 +222,13 @@ export async function loadExportData(
   if (options.frameworkId !== undefined && options.frameworkId !== ISO_42001) {
     return loadFrameworkExportData(em, orgId, options.frameworkId, options);
   }
-  const limit = options.evidenceLimit ?? Number.POSITIVE_INFINITY;
   const data = await em.transactional(
     async (tx) => {
       const org = await readOrg(tx, orgId);
       const rows = await readControls(tx, orgId);
-      const controls: ExportControl[] = [];
-      for (const row of rows) {
-        const evidence = await readControlEvidence(tx, orgId, ISO_42001, row.controlId, limit);
-        controls.push({
-          ...row,
-          // Complete lists are counted exactly; capped ones rely on the roll-up kept beside the control.
-          evidenceCount: Number.isFinite(limit)
-            ? Math.max(row.evidenceCount, evidence.length)
-            : evidence.length,
-          evidence,
-        });
-      }
-      const systems = await readAiSystems(tx, orgId);
-      const counts = countStates(controls);
-      const lastModified = latest(
-        [
-          ...controls.map((control) => control.updatedAt),
-          ...controls.map((control) => control.evidence[0]?.createdAt ?? ''),
-          ...systems.map((system) => isoInstant(system.updatedAt)),
-        ],
-        org.createdAt,
-      );
       return {
         org,
-        generatedAt: options.generatedAt.toISOString(),
-        lastModified,
-        score: scoreOf(counts),
-        counts,
-        controls,
-        aiSystems: systems.map(({ updatedAt: _updatedAt, ...system }) => system),
+        ...(await assemble(tx, orgId, org, rows, ISO_42001, options)),
       } satisfies OrgExportData;
     },
     { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
@@ -288,7 +305,6 @@ async function loadFrameworkExportData(
   frameworkId: string,
   options: ExportLoadOptions,
 ): Promise<OrgExportData> {
-  const limit = options.evidenceLimit ?? Number.POSITIVE_INFINITY;
   return em.transactional(
     async (tx) => {
       // Read inside the transaction: the same library revision as the requirements service sees.
@@ -296,40 +312,13 @@ async function loadFrameworkExportData(
       const framework = requireFramework(library, frameworkId);
       const org = await readOrg(tx, orgId);
       const rows = await readRequirements(tx, orgId, framework, org.createdAt);
-      const withEvidence = await requirementsWithEvidence(tx, orgId, frameworkId);
-      const controls: ExportControl[] = [];
-      for (const row of rows) {
-        const evidence = withEvidence.has(row.controlId)
-          ? await readControlEvidence(tx, orgId, frameworkId, row.controlId, limit)
-          : [];
-        controls.push({
-          ...row,
-          evidenceCount: Number.isFinite(limit)
-            ? Math.max(row.evidenceCount, evidence.length)
-            : evidence.length,
-          evidence,
-        });
-      }
-      const systems = await readAiSystems(tx, orgId);
-      const counts = countStates(controls);
-      const lastModified = latest(
-        [
-          ...controls.map((control) => control.updatedAt),
-          ...controls.map((control) => control.evidence[0]?.createdAt ?? ''),
-          ...systems.map((system) => isoInstant(system.updatedAt)),
-          (await lastRecordChange(tx, orgId)) ?? '',
-        ],
-        org.createdAt,
-      );
       return {
         org,
         framework: exportFramework(framework, { imported: importedIds.has(framework.id) }),
-        generatedAt: options.generatedAt.toISOString(),
-        lastModified,
-        score: scoreOf(counts),
-        counts,
-        controls,
-        aiSystems: systems.map(({ updatedAt: _updatedAt, ...system }) => system),
+        ...(await assemble(tx, orgId, org, rows, frameworkId, options, {
+          withEvidence: await requirementsWithEvidence(tx, orgId, frameworkId),
+          lastChange: await lastRecordChange(tx, orgId),
+        })),
       } satisfies OrgExportData;
     },
     { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
