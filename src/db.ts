@@ -16,7 +16,10 @@ export type Orm = PgMikroORM | PgliteMikroORM;
 export interface Database {
   orm: Orm;
   kind: 'postgresql' | 'pglite';
-  /** A fresh entity manager with its own identity map: one per request or job. */
+  /**
+   * A fresh entity manager with its own identity map: one per request or job. It is forked on first use,
+   * so a request answered from a cache never pays for the fork.
+   */
   em(): Em;
   close(): Promise<void>;
 }
@@ -25,6 +28,36 @@ export interface OpenDatabaseOptions {
   /** PGlite only: an in-memory database (tests). */
   inMemory?: boolean;
   debug?: boolean;
+}
+
+/**
+ * An entity manager that forks only when something is asked of it. Forking builds a unit of work and an
+ * identity map (a few microseconds); most reads are served from the caches and would throw it away.
+ * Methods come bound to the fork, so they can be passed around like the fork's own.
+ */
+function forkOnFirstUse(fork: () => Em): Em {
+  let forked: Em | undefined;
+  const bound = new Map<PropertyKey, unknown>();
+  const target = () => {
+    forked ??= fork();
+    return forked;
+  };
+  return new Proxy({} as Em, {
+    get(_, property) {
+      const em = target();
+      const value = Reflect.get(em, property, em);
+      if (typeof value !== 'function') return value;
+      let method = bound.get(property);
+      if (method === undefined) {
+        method = value.bind(em);
+        bound.set(property, method);
+      }
+      return method;
+    },
+    set: (_, property, value) => Reflect.set(target(), property, value),
+    has: (_, property) => Reflect.has(target(), property),
+    getPrototypeOf: () => Reflect.getPrototypeOf(target()),
+  });
 }
 
 /** Opens PostgreSQL (DATABASE_URL) or the embedded PGlite and brings the schema up to date. */
@@ -75,7 +108,7 @@ export async function openDatabase(
   const db: Database = {
     orm,
     kind,
-    em: () => orm.em.fork() as unknown as Em,
+    em: () => forkOnFirstUse(() => orm.em.fork() as unknown as Em),
     async close() {
       await orm.close(true);
       release();
