@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { reportCache } from '../metrics/events.js';
 
 const CHANNEL = 'comply:org-invalidate';
+const LIBRARY_CHANNEL = 'comply:library-invalidate';
 const MAX_ENTRIES_PER_ORG = 256;
 
 interface Entry {
@@ -24,6 +25,8 @@ export interface Computed<T> {
  * With Redis, invalidations are broadcast so that every daemon instance drops its copy. While this
  * instance is not subscribed it could miss another's broadcast, so it then reads through without caching,
  * and it forgets everything when the subscription comes back.
+ *
+ * It holds the library revision the same way (see `libraryRevision`): the reports it caches are keyed by it.
  */
 export class OrgReadCache {
   private readonly entries = new Map<string, Map<string, Entry>>();
@@ -31,6 +34,8 @@ export class OrgReadCache {
   /** Bumped when every entry is dropped at once. */
   private epoch = 0;
   private subscriber: Redis | null = null;
+  private library: { revision: Promise<string>; generation: number } | undefined;
+  private libraryGeneration = 0;
 
   constructor(private readonly redis: Redis | null = null) {}
 
@@ -43,10 +48,12 @@ export class OrgReadCache {
       lazyConnect: false,
     });
     this.subscriber = subscriber;
-    subscriber.on('message', (_channel, orgId: string) => this.drop(orgId));
+    subscriber.on('message', (channel, orgId: string) =>
+      channel === LIBRARY_CHANNEL ? this.forgetLibrary() : this.drop(orgId),
+    );
     subscriber.on('error', () => {});
     subscriber.on('ready', () => this.clear());
-    subscriber.subscribe(CHANNEL).catch(() => {});
+    subscriber.subscribe(CHANNEL, LIBRARY_CHANNEL).catch(() => {});
   }
 
   private usable(): boolean {
@@ -95,6 +102,35 @@ export class OrgReadCache {
   private clear(): void {
     this.epoch += 1;
     this.entries.clear();
+    this.forgetLibrary();
+  }
+
+  /**
+   * The library revision (imported frameworks and analyst edges), read once and then held until this
+   * instance changes the library or another one says it did: every CTE report is keyed by it, and it
+   * changes only on an import or an edge. Concurrent callers share one read; a read that was under way
+   * when the library changed is not kept. While broadcasts could be missed, every call reads.
+   */
+  libraryRevision(read: () => Promise<string>): Promise<string> {
+    if (!this.usable()) return read();
+    if (this.library?.generation === this.libraryGeneration) return this.library.revision;
+    const held = { revision: read(), generation: this.libraryGeneration };
+    this.library = held;
+    held.revision.catch(() => {
+      if (this.library === held) this.library = undefined;
+    });
+    return held.revision;
+  }
+
+  private forgetLibrary(): void {
+    this.libraryGeneration += 1;
+    this.library = undefined;
+  }
+
+  /** After an import or an edge change has committed. */
+  libraryChanged(): void {
+    this.forgetLibrary();
+    this.redis?.publish(LIBRARY_CHANNEL, '').catch(() => {});
   }
 
   invalidate(orgId: string): void {

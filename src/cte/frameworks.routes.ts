@@ -64,6 +64,7 @@ export const frameworkRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
       const em = ctx.db.em();
       const result = await importCatalog(em, request.body, { frameworkId: request.query.frameworkId });
       if (result.outcome !== 'unchanged') {
+        ctx.readCache.libraryChanged();
         const { revision } = await currentLibrary(em);
         // The import is committed: a queue hiccup only delays the stored vectors (search computes them).
         await enqueueEmbeddings(ctx.jobs, ctx.config.embeddings, revision).catch((error) =>

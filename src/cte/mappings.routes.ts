@@ -75,6 +75,7 @@ export const mappingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     },
     async (request, reply) => {
       const edge = await addAnalystEdge(ctx.db.em(), request.body, principalOf(request).keyId);
+      ctx.readCache.libraryChanged();
       request.log.info({ edgeId: edge.edgeId }, 'crosswalk edge added');
       return reply.status(201).send(edge);
     },
@@ -95,6 +96,7 @@ export const mappingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     },
     async (request, reply) => {
       await removeAnalystEdge(ctx.db.em(), request.params.edgeId);
+      ctx.readCache.libraryChanged();
       request.log.info({ edgeId: request.params.edgeId }, 'crosswalk edge deleted');
       return reply.status(204).send(null);
     },

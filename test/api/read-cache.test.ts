@@ -100,4 +100,62 @@ describe('cached org reads across daemon instances', () => {
       await test.close();
     }
   });
+  it('see a framework imported through another instance (the library revision is held, not read per request)', async () => {
+    const test = await openTestDatabase('postgres');
+    const prefix = `comply-test-${randomBytes(4).toString('hex')}:`;
+    const redisA = new Redis(REDIS_TEST_URL, { keyPrefix: prefix });
+    const redisB = new Redis(REDIS_TEST_URL, { keyPrefix: prefix });
+    const jobs = new InProcessJobRunner(test.db, pino({ level: 'silent' }));
+    const a = await buildApp({ config: test.config, db: test.db, jobs, redis: redisA });
+    const b = await buildApp({ config: test.config, db: test.db, jobs, redis: redisB });
+    try {
+      await createOrg(test.db.em(), { orgId: 'acme', name: 'Acme' });
+      const headers = { authorization: `Bearer ${ADMIN_KEY}` };
+      const frameworksSeenByA = async () =>
+        (await a.inject({ method: 'GET', url: '/api/v1/cte/coverage?orgId=acme', headers }))
+          .json()
+          .frameworks.map((framework: { frameworkId: string }) => framework.frameworkId);
+      await vi.waitFor(async () => expect(await frameworksSeenByA()).toContain('iso-42001'));
+      expect(await frameworksSeenByA()).not.toContain('tiny-catalog');
+      const imported = await b.inject({
+        method: 'POST',
+        url: '/api/v1/cte/frameworks/import?frameworkId=tiny-catalog',
+        headers,
+        payload: tinyCatalog,
+      });
+      expect(imported.statusCode).toBe(201);
+      await vi.waitFor(async () => expect(await frameworksSeenByA()).toContain('tiny-catalog'), {
+        timeout: 5000,
+        interval: 20,
+      });
+    } finally {
+      await a.close();
+      await b.close();
+      await redisA.quit();
+      await redisB.quit();
+      await test.close();
+    }
+  });
 });
+
+/** The smallest OSCAL catalog the import accepts: one group, one control. */
+const tinyCatalog = {
+  catalog: {
+    uuid: '0b7e4a8e-1f2d-4c3b-9a5e-6d7c8b9a0f12',
+    metadata: {
+      title: 'Tiny catalog',
+      'last-modified': '2026-01-01T00:00:00Z',
+      version: '1',
+      'oscal-version': '1.2.1',
+    },
+    groups: [
+      {
+        id: 'g',
+        title: 'Group',
+        controls: [
+          { id: 'c-1', title: 'A control', parts: [{ id: 'c-1_smt', name: 'statement', prose: 'Do it.' }] },
+        ],
+      },
+    ],
+  },
+};
