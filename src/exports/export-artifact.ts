@@ -1,45 +1,73 @@
+import { Readable } from 'node:stream';
 import { setImmediate } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
+import type { Spool, SpoolRange } from './spool.js';
 
 /** A finished export, ready to send or write: the bytes and the headers that describe them. */
 export interface ExportArtifact {
   contentType: string;
   fileName: string;
-  /** The bytes. An artifact made of `chunks` joins them here only when asked (see `chunkedArtifact`). */
+  /** The bytes. A spooled artifact reads them into one buffer only when asked (see `spooledArtifact`). */
   body: Buffer;
-  /** The bytes in the chunks they were written in, when the artifact was made so: sent as they are. */
-  chunks?: readonly Buffer[];
+  /** The bytes as a stream, when the artifact was written to a spool: sent without being held. */
+  spooled?: SpooledBody;
   /** `gzip` when `body` holds the document gzipped (as handed over by a worker). */
   contentEncoding?: 'gzip';
 }
 
-const gunzipAsync = promisify(gunzip);
+export interface SpooledBody {
+  size: number;
+  /** The bytes, once: the spool is released when the stream closes (sent, failed or abandoned). */
+  stream(): Readable;
+  /** Gives the spool back without reading it. */
+  release(): void;
+}
 
 /**
- * An artifact held in the chunks it was written in. Sending it writes the chunks one after another; its
- * `body` joins them into one buffer on first access only (storing a worker's result, tests), so a large
- * document that goes straight to a client is never copied whole.
+ * An artifact whose bytes are pieces of text around ranges of a spool (see spool.ts). Sending it streams
+ * them; `body` reads them into one buffer on first access only (tests, callers that need it whole).
  */
-export function chunkedArtifact(
-  head: Omit<ExportArtifact, 'body' | 'chunks' | 'contentEncoding'>,
-  chunks: Buffer[],
+export function spooledArtifact(
+  head: Omit<ExportArtifact, 'body' | 'spooled' | 'contentEncoding'>,
+  spool: Spool,
+  parts: readonly (Buffer | SpoolRange)[],
 ): ExportArtifact {
+  const size = parts.reduce(
+    (sum, part) => sum + (Buffer.isBuffer(part) ? part.length : part.end - part.start),
+    0,
+  );
+  async function* bytes() {
+    for (const part of parts) {
+      if (Buffer.isBuffer(part)) yield part;
+      else yield* spool.stream(part);
+    }
+  }
   let joined: Buffer | undefined;
   return {
     ...head,
-    chunks,
+    spooled: {
+      size,
+      stream: () => {
+        const stream = Readable.from(bytes(), { objectMode: false });
+        stream.once('close', () => spool.release());
+        return stream;
+      },
+      release: () => spool.release(),
+    },
     get body() {
-      joined ??= Buffer.concat(chunks);
+      joined ??= Buffer.concat(parts.map((part) => (Buffer.isBuffer(part) ? part : spool.read(part))));
       return joined;
     },
   };
 }
 
+const gunzipAsync = promisify(gunzip);
+
 /** The artifact with its body as the document itself. */
 export async function decodedArtifact(artifact: ExportArtifact): Promise<ExportArtifact> {
   if (artifact.contentEncoding !== 'gzip') return artifact;
-  const { contentEncoding: _gzip, chunks: _chunks, ...rest } = artifact;
+  const { contentEncoding: _gzip, spooled: _spooled, ...rest } = artifact;
   return { ...rest, body: await gunzipAsync(artifact.body) };
 }
 

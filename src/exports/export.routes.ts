@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
@@ -40,15 +39,6 @@ function acceptsGzip(request: FastifyRequest): boolean {
     });
 }
 
-/** The chunks in order, each let go of as it is handed on. */
-function* drain(chunks: (Buffer | undefined)[]): Generator<Buffer> {
-  for (let i = 0; i < chunks.length; i += 1) {
-    const chunk = chunks[i];
-    chunks[i] = undefined;
-    if (chunk) yield chunk;
-  }
-}
-
 /**
  * Sends the document. A gzipped hand-over from a worker goes out as is to clients that accept gzip,
  * so the representation may depend on `Accept-Encoding`.
@@ -60,13 +50,11 @@ async function send(request: FastifyRequest, reply: FastifyReply, artifact: Expo
   reply
     .header('content-type', sent.contentType)
     .header('content-disposition', contentDisposition(sent.fileName));
-  if (sent.chunks) {
-    // Written chunk by chunk as the socket takes them, each dropped once written.
-    const chunks = [...sent.chunks];
-    const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-    const stream = Readable.from(drain(chunks), { objectMode: false });
+  if (sent.spooled) {
+    // Streamed from the spool as the socket takes it; the spool goes once the stream closes.
+    const stream = sent.spooled.stream();
     stream.once('close', collectAfterExport);
-    return reply.header('content-length', length).send(stream);
+    return reply.header('content-length', sent.spooled.size).send(stream);
   }
   if (sent.body.length >= LARGE_BODY_BYTES) reply.raw.once('close', collectAfterExport);
   return reply.send(sent.body);

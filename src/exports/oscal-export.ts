@@ -1,8 +1,9 @@
 import { ISO_42001 } from '../vocabulary.js';
 import type { OrgExportData } from './export.types.js';
-import { chunkedArtifact, type ExportArtifact, fileNamePart, yieldToLoop } from './export-artifact.js';
+import { type ExportArtifact, fileNamePart, spooledArtifact, yieldToLoop } from './export-artifact.js';
 import { OSCAL_VERSION, writeOscalFiles } from './oscal/index.js';
 import { zipFiles } from './oscal-zip.js';
+import { Spool, type SpoolRange } from './spool.js';
 
 export const OSCAL_FORMATS = ['json', 'zip'] as const;
 export type OscalFormat = (typeof OSCAL_FORMATS)[number];
@@ -19,25 +20,32 @@ function oscalFileName(data: OrgExportData, format: OscalFormat): string {
 /**
  * The organization's OSCAL package as the JSON envelope of the contract or as a zip of its five files.
  * Nothing invalid leaves: `writeOscalFiles` checks every document and reference and throws an
- * OscalValidationError otherwise. Large packages give way to other requests as they are written.
+ * OscalValidationError otherwise. The documents are written to a spool (a temporary file), so a large
+ * package is never held in memory; large packages give way to other requests as they are written.
  */
 export async function produceOscalExport(data: OrgExportData, format: OscalFormat): Promise<ExportArtifact> {
-  const files = await writeOscalFiles(data, { pause: yieldToLoop });
-  const fileName = oscalFileName(data, format);
-  if (format === 'zip') {
-    // Dated by the data, not the clock: the same state always zips to the same bytes.
-    const body = await zipFiles(
-      files.map((file) => ({ name: file.name, content: file.content })),
-      new Date(data.lastModified),
-    );
-    return { contentType: 'application/zip', fileName, body };
+  const spool = new Spool();
+  try {
+    const files = await writeOscalFiles(data, { pause: yieldToLoop, spool });
+    const fileName = oscalFileName(data, format);
+    if (format === 'zip') {
+      // Dated by the data, not the clock: the same state always zips to the same bytes.
+      const body = await zipFiles(files, new Date(data.lastModified));
+      spool.release();
+      return { contentType: 'application/zip', fileName, body };
+    }
+    const text = (value: string): Buffer => Buffer.from(value, 'utf8');
+    // The documents go out from the spool as they are, around the envelope's text: nothing is copied.
+    const envelope: (Buffer | SpoolRange)[] = [
+      text(`{"oscal-package":{"oscal-version":${JSON.stringify(OSCAL_VERSION)},"documents":{`),
+    ];
+    for (const [i, file] of files.entries()) {
+      envelope.push(text(`${i > 0 ? ',' : ''}${JSON.stringify(file.name)}:`), file.range);
+    }
+    envelope.push(text('}}}'));
+    return spooledArtifact({ contentType: 'application/json; charset=utf-8', fileName }, spool, envelope);
+  } catch (error) {
+    spool.release();
+    throw error;
   }
-  const text = (value: string): Buffer => Buffer.from(value, 'utf8');
-  // The documents' chunks go out as they are, around the envelope's text: nothing is copied again.
-  const envelope = [text(`{"oscal-package":{"oscal-version":${JSON.stringify(OSCAL_VERSION)},"documents":{`)];
-  for (const [i, file] of files.entries()) {
-    envelope.push(text(`${i > 0 ? ',' : ''}${JSON.stringify(file.name)}:`), ...file.chunks);
-  }
-  envelope.push(text('}}}'));
-  return chunkedArtifact({ contentType: 'application/json; charset=utf-8', fileName }, envelope);
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import {
   type OscalDocumentKind,
   type OscalItemKind,
@@ -7,6 +8,7 @@ import {
   validateOscalItem,
 } from '../../oscal/validation.js';
 import type { ExportControl, OrgExportData } from '../export.types.js';
+import { Spool, type SpoolRange } from '../spool.js';
 import { buildAssessmentPlan } from './assessment-plan.builder.js';
 import { buildAssessmentResults, evidenceObservation } from './assessment-results.builder.js';
 import { buildCatalog } from './catalog.builder.js';
@@ -20,69 +22,32 @@ import { buildSsp } from './ssp.builder.js';
 
 export interface OscalFile {
   name: OscalFileName;
-  /** The document as UTF-8 JSON, in the chunks it was written in (a large document is never copied whole). */
-  chunks: Buffer[];
-  /** The chunks' total length. */
+  /** Where the document's UTF-8 JSON stands in the spool the package was written to. */
+  range: SpoolRange;
   size: number;
-  /** The document as one buffer, joined on each access: for small documents and tests. */
+  /** The document as one buffer, read on each access: for small documents and tests. */
   readonly content: Buffer;
+  /** The document as a stream, never whole in memory. */
+  stream(): Readable;
 }
 
-function oscalFile(name: OscalFileName, chunks: Buffer[]): OscalFile {
+function oscalFile(name: OscalFileName, spool: Spool, range: SpoolRange): OscalFile {
   return {
     name,
-    chunks,
-    size: chunks.reduce((sum, chunk) => sum + chunk.length, 0),
+    range,
+    size: range.end - range.start,
     get content() {
-      return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+      return spool.read(range);
     },
+    stream: () => spool.stream(range),
   };
-}
-
-/** Bytes of the chunks a document is written in; a longer piece gets a chunk of its own size. */
-const CHUNK_BYTES = 1 << 20;
-
-/**
- * UTF-8 text appended piece by piece into fixed-size buffers: each piece (an element's JSON) is copied
- * out as it is made and dies young, so a document never exists as one string or as a list of strings.
- */
-class ChunkWriter {
-  readonly chunks: Buffer[] = [];
-  private current = Buffer.allocUnsafe(0);
-  private offset = 0;
-
-  write(text: string): void {
-    // A UTF-8 character takes at most three bytes per UTF-16 code unit.
-    if (this.current.length - this.offset < text.length * 3) {
-      const needed = Buffer.byteLength(text, 'utf8');
-      if (this.current.length - this.offset < needed) this.next(needed);
-    }
-    this.offset += this.current.write(text, this.offset, 'utf8');
-  }
-
-  private next(needed: number): void {
-    this.flush();
-    this.current = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, needed));
-    this.offset = 0;
-  }
-
-  private flush(): void {
-    // A view of the bytes written: the unused tail of the last chunk is not sent.
-    if (this.offset > 0) this.chunks.push(this.current.subarray(0, this.offset));
-  }
-
-  /** The chunks, the last one cut to what was written. */
-  finish(): Buffer[] {
-    this.flush();
-    this.current = Buffer.allocUnsafe(0);
-    this.offset = 0;
-    return this.chunks;
-  }
 }
 
 export interface WriteOscalOptions {
   /** Awaited between documents and every few thousand evidence items, so a shared event loop can serve others. */
   pause?: () => Promise<void>;
+  /** Where the documents are written, one after another (a new spool when not given). */
+  spool?: Spool;
 }
 
 /** Evidence items processed between two pauses. */
@@ -119,6 +84,7 @@ class OscalFileWriter {
 
   constructor(
     private readonly ctx: OscalContext,
+    private readonly spool: Spool,
     private readonly pause: () => Promise<void>,
   ) {}
 
@@ -142,7 +108,9 @@ class OscalFileWriter {
     this.schemaErrors(file, validateOscalDocument(kind, document));
     this.references.startDocument(file);
     this.references.check(document);
-    this.files.push(oscalFile(file, [Buffer.from(JSON.stringify(document), 'utf8')]));
+    const start = this.spool.size;
+    this.spool.write(JSON.stringify(document));
+    this.files.push(oscalFile(file, this.spool, { start, end: this.spool.size }));
     await this.pause();
   }
 
@@ -161,7 +129,8 @@ class OscalFileWriter {
   ): Promise<void> {
     this.schemaErrors(file, validateOscalDocument(kind, document));
     this.references.startDocument(file);
-    const out = new ChunkWriter();
+    const out = this.spool;
+    const start = out.size;
     if (array.holder?.length) {
       const [first] = array.holder;
       array.holder[0] = this.marker as unknown as T;
@@ -188,7 +157,7 @@ class OscalFileWriter {
       this.references.check(document);
       out.write(JSON.stringify(document));
     }
-    this.files.push(oscalFile(file, out.finish()));
+    this.files.push(oscalFile(file, out, { start, end: out.size }));
     await this.pause();
   }
 
@@ -226,8 +195,9 @@ class OscalFileWriter {
  * The five documents of an organization's package for one framework (`data.framework`) as UTF-8 JSON (each the bytes of what `JSON.stringify`
  * gives for the document `buildOscalPackage` builds), checked while they are written: every document
  * against NIST's schema, every reference the schema cannot see, the metaschema rules we rely on.
- * Documents are written in import order and dropped as soon as they are text; the evidence-sized
- * arrays (SSP back-matter resources, assessment observations) never exist as one array of objects.
+ * Documents are written to the spool in import order and dropped as soon as they are text; the
+ * evidence-sized arrays (SSP back-matter resources, assessment observations) never exist as one array of
+ * objects, and their text never as one string or buffer.
  * Throws an OscalValidationError listing the problems instead of returning an invalid package.
  */
 export async function writeOscalFiles(
@@ -236,7 +206,7 @@ export async function writeOscalFiles(
 ): Promise<OscalFile[]> {
   const pause = options.pause ?? (() => Promise.resolve());
   const ctx = await createOscalContextWithPauses(data, pause);
-  const writer = new OscalFileWriter(ctx, pause);
+  const writer = new OscalFileWriter(ctx, options.spool ?? new Spool(), pause);
   await writer.document('catalog.json', 'catalog', buildCatalog(ctx));
   await writer.document('profile.json', 'profile', buildProfile(ctx));
 
