@@ -15,7 +15,7 @@ import {
 } from './cte.schemas.js';
 import { analysedOrg } from './cte-org.js';
 import { listConflicts } from './frameworks.service.js';
-import { currentLibrary } from './library.service.js';
+import { heldLibrary } from './library.service.js';
 import { sendReport } from './report-cache.js';
 
 const ORG_NOTE = 'With a tenant key the key’s organization; a platform key names it with `orgId`.';
@@ -107,6 +107,6 @@ export const analysisRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         response: { 200: ConflictListSchema, ...errorResponses },
       },
     },
-    async (request) => listConflicts((await currentLibrary(ctx.db.em())).library, request.query),
+    async (request) => listConflicts((await heldLibrary(ctx, ctx.db.em())).library, request.query),
   );
 };

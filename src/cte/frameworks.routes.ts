@@ -12,7 +12,7 @@ import {
 } from './cte.schemas.js';
 import { enqueueEmbeddings } from './embeddings.job.js';
 import { frameworkDetail, importCatalog, listFrameworks, mappingCollection } from './frameworks.service.js';
-import { currentLibrary } from './library.service.js';
+import { currentLibrary, heldLibrary } from './library.service.js';
 
 /** OSCAL catalogs are large (SP 800-53 rev5 is 1.7 MB minified, more when pretty-printed). */
 export const IMPORT_BODY_LIMIT = 25 * 1024 * 1024;
@@ -27,7 +27,7 @@ export const frameworkRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
         response: { 200: FrameworkListSchema, ...errorResponses },
       },
     },
-    async () => listFrameworks((await currentLibrary(ctx.db.em())).library),
+    async () => listFrameworks((await heldLibrary(ctx, ctx.db.em())).library),
   );
 
   app.get(
@@ -40,7 +40,7 @@ export const frameworkRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
         response: { 200: FrameworkDetailSchema, ...errorResponses },
       },
     },
-    async (request) => frameworkDetail(await currentLibrary(ctx.db.em()), request.params.frameworkId),
+    async (request) => frameworkDetail(await heldLibrary(ctx, ctx.db.em()), request.params.frameworkId),
   );
 
   app.post(
@@ -87,6 +87,6 @@ export const frameworkRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
         response: { 200: MappingCollectionSchema, ...errorResponses },
       },
     },
-    async () => mappingCollection((await currentLibrary(ctx.db.em())).library),
+    async () => mappingCollection((await heldLibrary(ctx, ctx.db.em())).library),
   );
 };

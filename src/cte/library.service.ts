@@ -5,6 +5,7 @@
  * concurrent requests share when it is sent after each of them arrived), so an import or an edge made
  * through any daemon instance is seen by all; the merged library is rebuilt only when either changes.
  */
+import type { AppContext } from '../context.js';
 import type { Em } from '../db.js';
 import { resourceNotFound } from '../errors.js';
 import { digestOf, loadAnalystEdges } from './analyst-edges.store.js';
@@ -103,7 +104,23 @@ export function revisionNow(em: Em): Promise<string> {
 
 /** The current library; rebuilt once when the imported frameworks or the added edges changed. */
 export async function currentLibrary(em: Em): Promise<CurrentLibrary> {
-  const revision = await revisionNow(em);
+  return libraryOfRevision(em, await revisionNow(em));
+}
+
+/**
+ * The current library without asking the database, when the revision the org read cache holds is the
+ * one built last (see `OrgReadCache.libraryRevision`): for hot read routes. Otherwise as `currentLibrary`.
+ */
+export async function heldLibrary(ctx: Pick<AppContext, 'readCache'>, em: Em): Promise<CurrentLibrary> {
+  const held = await heldRevision(ctx, em);
+  return current?.revision === held ? current : currentLibrary(em);
+}
+
+/** The library revision as the org read cache holds it. */
+export const heldRevision = (ctx: Pick<AppContext, 'readCache'>, em: Em): Promise<string> =>
+  ctx.readCache.libraryRevision(() => revisionNow(em));
+
+async function libraryOfRevision(em: Em, revision: string): Promise<CurrentLibrary> {
   if (current?.revision === revision) return current;
   let entry = loading;
   if (entry?.revision !== revision) {

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { type Computed, sendSerialized } from '../cache/org-read-cache.js';
 import type { AppContext } from '../context.js';
 import { analysisOf, type CachedAnalysis } from './analysis.service.js';
-import { revisionNow } from './library.service.js';
+import { heldRevision } from './library.service.js';
 
 /**
  * An org's report, serialized once and kept in the org read cache until a write to the org, another library
@@ -31,7 +31,7 @@ export async function sendRecordReport<T>(
   build: (analysis: CachedAnalysis) => Promise<Computed<T>>,
 ): Promise<FastifyReply> {
   const em = ctx.db.em();
-  const revision = await ctx.readCache.libraryRevision(() => revisionNow(em));
+  const revision = await heldRevision(ctx, em);
   const body = await ctx.readCache.get(
     orgId,
     `cte/${name}@${revision}`,

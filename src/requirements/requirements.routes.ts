@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { HistorySchema } from '../compliance/compliance.schemas.js';
 import { complianceHistory } from '../compliance/history.service.js';
 import type { AppContext } from '../context.js';
-import { currentLibrary } from '../cte/library.service.js';
+import { heldLibrary } from '../cte/library.service.js';
 import { sendRecordReport, sendReport } from '../cte/report-cache.js';
 import { evidenceRoutesFor } from '../evidence/evidence.routes.js';
 import { requireOrg } from '../orgs/orgs.service.js';
@@ -234,7 +234,7 @@ export const requirementRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
       item: RequirementEvidenceSchema,
       list: RequirementEvidenceListSchema,
       keyOf: async (em, { orgId, frameworkId, requirementId }) => {
-        requireRequirement((await currentLibrary(em)).library, frameworkId, requirementId);
+        requireRequirement((await heldLibrary(ctx, em)).library, frameworkId, requirementId);
         return { orgId, frameworkId, requirementId };
       },
       decorate: ({ frameworkId, requirementId }) => ({ frameworkId, requirementId }),
