@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fitBuiltinEmbedder } from '../../src/cte/embeddings/create-embedder.js';
 import { LexicalIndex } from '../../src/cte/embeddings/lexical-index.js';
-import { RequirementSearch } from '../../src/cte/embeddings/requirement-search.js';
+import { crosswalkNeighbours, RequirementSearch } from '../../src/cte/embeddings/requirement-search.js';
 import { evaluateSearch, type LabelledQuery } from '../../src/cte/embeddings/search-evaluation.js';
 import { searchPhrases } from '../../src/cte/embeddings/search-phrases.js';
 import { concepts, stem, words } from '../../src/cte/embeddings/text-features.js';
+import type { EdgeAuthorship, LibraryEdge, RequirementRef } from '../../src/cte/framework.types.js';
 import { loadBuiltinLibrary } from '../../src/cte/library.js';
 
 const plain: LabelledQuery[] = JSON.parse(
@@ -75,6 +76,44 @@ describe('lexical ranking', () => {
     const scores = index.scores('is our backup restore tested?');
     expect(scores[0]).toBeGreaterThan(scores[1]);
     expect(scores[2]).toBe(0);
+  });
+});
+
+describe('crosswalk lift', () => {
+  const items = [
+    { frameworkId: 'a', requirementId: '1', title: 'One' },
+    { frameworkId: 'b', requirementId: '1', title: 'One elsewhere' },
+    { frameworkId: 'c', requirementId: '9', title: 'Joined by an analyst' },
+  ];
+  const edge = (target: RequirementRef, added?: EdgeAuthorship): LibraryEdge => ({
+    edgeId: target.frameworkId,
+    source: { frameworkId: 'a', requirementId: '1' },
+    target,
+    relationship: 'intersect',
+    origin: 'test',
+    inferred: false,
+    ...(added ? { added } : {}),
+  });
+
+  it('joins requirements through shipped edges only, both ways', () => {
+    const analyst = { createdBy: 'key', createdAt: '2026-01-01T00:00:00Z' };
+    const neighbours = crosswalkNeighbours(items, [
+      edge({ frameworkId: 'b', requirementId: '1' }),
+      edge({ frameworkId: 'c', requirementId: '9' }, analyst),
+    ]);
+    expect(neighbours.map((list) => [...list])).toEqual([[1], [0], []]);
+  });
+
+  it('raises the neighbours of the best requirement, not the best requirement itself', async () => {
+    const lifted = await RequirementSearch.build(library, fitBuiltinEmbedder(library.frameworks));
+    const plain = new RequirementSearch(lifted.embedder, lifted.index, lifted.lexical);
+    const query = 'an AI impact assessment before we deploy';
+    const [before, after] = [await plain.scores(query), await lifted.scores(query)];
+    const top = lifted.index.bestRows(before, 1)[0];
+    const neighbours = [...(lifted.neighbours?.[top] ?? [])];
+    expect(neighbours.length).toBeGreaterThan(0);
+    for (const row of neighbours) expect(after[row]).toBeGreaterThan(before[row]);
+    expect(after[top]).toBe(before[top]);
   });
 });
 
