@@ -54,6 +54,8 @@ describe('everyday wording', () => {
     expect(conceptsOf('can we fine-tune the model on tickets')).not.toContain('penalties');
     expect(conceptsOf('check the new version is still fine')).not.toContain('penalties');
     expect(conceptsOf('what is the maximum fine')).toContain('penalties');
+    expect(conceptsOf('we keep a risk register')).not.toContain('registration');
+    expect(conceptsOf('register the system in the EU database')).toContain('registration');
     expect(words("we can't delete it, it doesn't work")).toEqual(['delete', 'work']);
     expect(words('it won\u2019t stop')).toEqual(['stop']);
     expect(stem('anonymize')).toBe(stem('anonymise'));

@@ -663,6 +663,8 @@ export const EVERYDAY_THESAURUS: Record<string, string[]> = {
     'edge cases',
   ],
   'data-quality': [
+    'column',
+    'columns',
     'label',
     'labels',
     'labelling',
