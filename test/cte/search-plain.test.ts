@@ -127,20 +127,20 @@ describe('search quality on both halves of the plain-language set (built-in embe
 
   it('keeps recall@5, MRR@10 and nDCG@10 above the measured floor', async () => {
     const { recallAt5, mrr, ndcg } = await evaluateSearch(search, dev);
-    // Measured 0.687, 0.955 and 0.769: the blend over texts expanded with everyday questions, the everyday
+    // Measured 0.694, 0.965 and 0.780: the blend over texts expanded with everyday questions, the everyday
     // thesaurus, and the crosswalk lift (0.611, 0.869 and 0.683 before them).
-    expect(recallAt5).toBeGreaterThanOrEqual(0.65);
-    expect(mrr).toBeGreaterThanOrEqual(0.91);
-    expect(ndcg).toBeGreaterThanOrEqual(0.73);
+    expect(recallAt5).toBeGreaterThanOrEqual(0.66);
+    expect(mrr).toBeGreaterThanOrEqual(0.92);
+    expect(ndcg).toBeGreaterThanOrEqual(0.74);
   });
 
   it('keeps the held-out test half above its floor too, so a regression on unseen queries fails', async () => {
     const { recallAt5, mrr, ndcg } = await evaluateSearch(search, held);
-    // Measured 0.552, 0.838 and 0.655 (0.502, 0.807 and 0.600 before); never tuned on. The floor leaves a
+    // Measured 0.577, 0.850 and 0.679 (0.502, 0.807 and 0.600 before); never tuned on. The floor leaves a
     // margin for ties.
-    expect(recallAt5).toBeGreaterThanOrEqual(0.51);
-    expect(mrr).toBeGreaterThanOrEqual(0.8);
-    expect(ndcg).toBeGreaterThanOrEqual(0.61);
+    expect(recallAt5).toBeGreaterThanOrEqual(0.54);
+    expect(mrr).toBeGreaterThanOrEqual(0.81);
+    expect(ndcg).toBeGreaterThanOrEqual(0.64);
   });
 
   it('answers a question in everyday words with requirements of several frameworks', async () => {
