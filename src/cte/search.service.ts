@@ -11,7 +11,12 @@ import type { Em } from '../db.js';
 import { BUILTIN_MODEL } from './embeddings/builtin-embedder.js';
 import { createEmbedder } from './embeddings/create-embedder.js';
 import { type Embedder, libraryDocuments, type RequirementDocument } from './embeddings/embedder.js';
-import { lexicalIndex, RequirementSearch, type SearchResponse } from './embeddings/requirement-search.js';
+import {
+  crosswalkNeighbours,
+  lexicalIndex,
+  RequirementSearch,
+  type SearchResponse,
+} from './embeddings/requirement-search.js';
 import { VectorIndex } from './embeddings/vector-index.js';
 import { loadStoredVectors, storedFingerprint, storeVectors } from './embeddings.store.js';
 import { type CurrentLibrary, currentLibrary } from './library.service.js';
@@ -116,6 +121,7 @@ async function buildSearch(
       embedder,
       new VectorIndex(embedder.dimension, items, vectors),
       lexicalIndex(documents),
+      crosswalkNeighbours(items, current.library.edges),
     ),
     fingerprint,
     documents,

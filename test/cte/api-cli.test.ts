@@ -146,7 +146,10 @@ describe('comply CTE commands against a running daemon', { timeout: 120_000 }, (
     const search = JSON.parse(
       (await runComply(['search', 'model cards from foundation model vendors', '--json'], env)).stdout,
     );
-    expect(search.results[0].title).toBe('Vendor model cards');
+    // The imported control is found; built-in requirements on foundation-model documentation may rank beside it.
+    expect(search.results.slice(0, 3).map((hit: { title: string }) => hit.title)).toContain(
+      'Vendor model cards',
+    );
     // The daemon's log reaches this process through a pipe, possibly after the search answer.
     await expect
       .poll(() => daemon.output())

@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fitBuiltinEmbedder } from '../../src/cte/embeddings/create-embedder.js';
 import { LexicalIndex } from '../../src/cte/embeddings/lexical-index.js';
-import { RequirementSearch } from '../../src/cte/embeddings/requirement-search.js';
+import { crosswalkNeighbours, RequirementSearch } from '../../src/cte/embeddings/requirement-search.js';
 import { evaluateSearch, type LabelledQuery } from '../../src/cte/embeddings/search-evaluation.js';
 import { searchPhrases } from '../../src/cte/embeddings/search-phrases.js';
 import { concepts, stem, words } from '../../src/cte/embeddings/text-features.js';
+import type { EdgeAuthorship, LibraryEdge, RequirementRef } from '../../src/cte/framework.types.js';
 import { loadBuiltinLibrary } from '../../src/cte/library.js';
 
 const plain: LabelledQuery[] = JSON.parse(
@@ -53,6 +54,8 @@ describe('everyday wording', () => {
     expect(conceptsOf('can we fine-tune the model on tickets')).not.toContain('penalties');
     expect(conceptsOf('check the new version is still fine')).not.toContain('penalties');
     expect(conceptsOf('what is the maximum fine')).toContain('penalties');
+    expect(conceptsOf('we keep a risk register')).not.toContain('registration');
+    expect(conceptsOf('register the system in the EU database')).toContain('registration');
     expect(words("we can't delete it, it doesn't work")).toEqual(['delete', 'work']);
     expect(words('it won\u2019t stop')).toEqual(['stop']);
     expect(stem('anonymize')).toBe(stem('anonymise'));
@@ -78,6 +81,44 @@ describe('lexical ranking', () => {
   });
 });
 
+describe('crosswalk lift', () => {
+  const items = [
+    { frameworkId: 'a', requirementId: '1', title: 'One' },
+    { frameworkId: 'b', requirementId: '1', title: 'One elsewhere' },
+    { frameworkId: 'c', requirementId: '9', title: 'Joined by an analyst' },
+  ];
+  const edge = (target: RequirementRef, added?: EdgeAuthorship): LibraryEdge => ({
+    edgeId: target.frameworkId,
+    source: { frameworkId: 'a', requirementId: '1' },
+    target,
+    relationship: 'intersect',
+    origin: 'test',
+    inferred: false,
+    ...(added ? { added } : {}),
+  });
+
+  it('joins requirements through shipped edges only, both ways', () => {
+    const analyst = { createdBy: 'key', createdAt: '2026-01-01T00:00:00Z' };
+    const neighbours = crosswalkNeighbours(items, [
+      edge({ frameworkId: 'b', requirementId: '1' }),
+      edge({ frameworkId: 'c', requirementId: '9' }, analyst),
+    ]);
+    expect(neighbours.map((list) => [...list])).toEqual([[1], [0], []]);
+  });
+
+  it('raises the neighbours of the best requirement, not the best requirement itself', async () => {
+    const lifted = await RequirementSearch.build(library, fitBuiltinEmbedder(library.frameworks));
+    const plain = new RequirementSearch(lifted.embedder, lifted.index, lifted.lexical);
+    const query = 'an AI impact assessment before we deploy';
+    const [before, after] = [await plain.scores(query), await lifted.scores(query)];
+    const top = lifted.index.bestRows(before, 1)[0];
+    const neighbours = [...(lifted.neighbours?.[top] ?? [])];
+    expect(neighbours.length).toBeGreaterThan(0);
+    for (const row of neighbours) expect(after[row]).toBeGreaterThan(before[row]);
+    expect(after[top]).toBe(before[top]);
+  });
+});
+
 describe('search quality on both halves of the plain-language set (built-in embedder)', () => {
   let search: RequirementSearch;
   beforeAll(async () => {
@@ -86,18 +127,20 @@ describe('search quality on both halves of the plain-language set (built-in embe
 
   it('keeps recall@5, MRR@10 and nDCG@10 above the measured floor', async () => {
     const { recallAt5, mrr, ndcg } = await evaluateSearch(search, dev);
-    // Measured 0.611, 0.869 and 0.683 with builtin-tfidf-svd-v1 blended with BM25 over texts and phrases.
-    expect(recallAt5).toBeGreaterThanOrEqual(0.57);
-    expect(mrr).toBeGreaterThanOrEqual(0.82);
-    expect(ndcg).toBeGreaterThanOrEqual(0.64);
+    // Measured 0.694, 0.965 and 0.780: the blend over texts expanded with everyday questions, the everyday
+    // thesaurus, and the crosswalk lift (0.611, 0.869 and 0.683 before them).
+    expect(recallAt5).toBeGreaterThanOrEqual(0.66);
+    expect(mrr).toBeGreaterThanOrEqual(0.92);
+    expect(ndcg).toBeGreaterThanOrEqual(0.74);
   });
 
   it('keeps the held-out test half above its floor too, so a regression on unseen queries fails', async () => {
     const { recallAt5, mrr, ndcg } = await evaluateSearch(search, held);
-    // Measured 0.502, 0.807 and 0.600; never tuned on. The floor leaves a margin for ties.
-    expect(recallAt5).toBeGreaterThanOrEqual(0.46);
-    expect(mrr).toBeGreaterThanOrEqual(0.76);
-    expect(ndcg).toBeGreaterThanOrEqual(0.56);
+    // Measured 0.577, 0.850 and 0.679 (0.502, 0.807 and 0.600 before); never tuned on. The floor leaves a
+    // margin for ties.
+    expect(recallAt5).toBeGreaterThanOrEqual(0.54);
+    expect(mrr).toBeGreaterThanOrEqual(0.81);
+    expect(ndcg).toBeGreaterThanOrEqual(0.64);
   });
 
   it('answers a question in everyday words with requirements of several frameworks', async () => {

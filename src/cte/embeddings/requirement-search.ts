@@ -5,13 +5,19 @@
  * texts that share no word; the lexical sides reward the exact words and thesaurus concepts a query shares
  * with a requirement or with one question it answers. Each BM25 score is divided by the best score of the
  * query, so all three lie in [0, 1]: score = wd·cosine + wt·text + wp·phrase; `distance` = 1 − score.
+ *
+ * A question that one framework answers is usually answered by that requirement's crosswalk neighbours in the
+ * others too, even when their wording shares nothing with the question. So the few best-scored requirements
+ * lift the requirements a shipped crosswalk edge joins them to: a neighbour gains a share of the lifting
+ * requirement's score but never passes it, so no score exceeds the blend's best and `distance` stays ≥ 0.
  */
-import type { FrameworkLibrary } from '../library.js';
+import type { LibraryEdge } from '../framework.types.js';
+import { type FrameworkLibrary, requirementKey } from '../library.js';
 import { type Embedder, libraryDocuments, type RequirementDocument } from './embedder.js';
 import { LexicalIndex, PhraseIndex } from './lexical-index.js';
 import { LruCache } from './lru-cache.js';
 import { searchPhrases } from './search-phrases.js';
-import { type SearchHit, VectorIndex } from './vector-index.js';
+import { type IndexedRequirement, type SearchHit, VectorIndex } from './vector-index.js';
 
 export interface SearchResponse {
   query: string;
@@ -21,6 +27,30 @@ export interface SearchResponse {
 
 /** Weights of the blend, measured on the development half of the plain-language queries. */
 export const SEARCH_WEIGHTS = { dense: 0.35, text: 0.35, phrases: 0.3 };
+
+/** How many of the best requirements lift their crosswalk neighbours, and by what share of their score. */
+export const CROSSWALK_LIFT = { sources: 3, share: 0.15 };
+
+/**
+ * The crosswalk neighbours of every indexed requirement, by row. Only shipped edges count: analyst edges change
+ * with every mapping decision, and the index is built once per set of framework texts.
+ */
+export function crosswalkNeighbours(
+  items: readonly IndexedRequirement[],
+  edges: readonly LibraryEdge[],
+): readonly Int32Array[] {
+  const rows = new Map(items.map((item, row) => [requirementKey(item.frameworkId, item.requirementId), row]));
+  const lists: Set<number>[] = items.map(() => new Set());
+  for (const edge of edges) {
+    if (edge.added) continue;
+    const source = rows.get(requirementKey(edge.source.frameworkId, edge.source.requirementId));
+    const target = rows.get(requirementKey(edge.target.frameworkId, edge.target.requirementId));
+    if (source === undefined || target === undefined || source === target) continue;
+    lists[source].add(target);
+    lists[target].add(source);
+  }
+  return lists.map((list) => Int32Array.from(list));
+}
 
 /** The lexical side of the search: BM25 over requirement texts and over their phrases, in index order. */
 export interface LexicalRankers {
@@ -61,12 +91,18 @@ export class RequirementSearch {
     readonly index: VectorIndex,
     /** Without it, search is dense only. */
     readonly lexical?: LexicalRankers,
+    /** Crosswalk neighbours by row (`crosswalkNeighbours`); without them no requirement lifts another. */
+    readonly neighbours?: readonly Int32Array[],
     cacheSize = 512,
     readonly weights = SEARCH_WEIGHTS,
+    readonly lift = CROSSWALK_LIFT,
   ) {
     this.queryCache = new LruCache(cacheSize);
     if (lexical && (lexical.text.size !== index.size || lexical.phrases.size !== index.size)) {
       throw new Error('The lexical and vector indexes must hold the same requirements');
+    }
+    if (neighbours && neighbours.length !== index.size) {
+      throw new Error('The crosswalk neighbours and the vector index must hold the same requirements');
     }
   }
 
@@ -82,6 +118,7 @@ export class RequirementSearch {
       embedder,
       new VectorIndex(embedder.dimension, documents, vectors),
       lexicalIndex(documents),
+      crosswalkNeighbours(documents, library.edges),
       cacheSize,
     );
   }
@@ -95,8 +132,26 @@ export class RequirementSearch {
     return vector;
   }
 
-  /** Blended score of every requirement for a query, in index order. */
+  /** Score of every requirement for a query, in index order: the blend, then the crosswalk lift. */
   async scores(query: string): Promise<Float32Array> {
+    const scores = await this.blendedScores(query);
+    if (this.neighbours) this.liftNeighbours(scores, this.neighbours);
+    return scores;
+  }
+
+  /** The best requirements raise their crosswalk neighbours, up to their own score (the largest lift counts). */
+  private liftNeighbours(scores: Float32Array, neighbours: readonly Int32Array[]): void {
+    const sources = this.index.bestRows(scores, this.lift.sources);
+    const own = Float32Array.from(scores);
+    for (const source of sources) {
+      const lift = this.lift.share * own[source];
+      for (const neighbour of neighbours[source]) {
+        scores[neighbour] = Math.max(scores[neighbour], Math.min(own[neighbour] + lift, own[source]));
+      }
+    }
+  }
+
+  private async blendedScores(query: string): Promise<Float32Array> {
     const scores = this.index.similarities(await this.embedQuery(query));
     if (!this.lexical) return scores;
     const text = this.lexical.text.scores(query);

@@ -38,7 +38,8 @@ export function stem(word: string): string {
 
 /**
  * Everyday spellings brought to one form before splitting: contractions ("don't" → "do not"), "fine-tune"
- * (a kind of training, not a penalty) and "works fine" (all right, not a penalty either), "e-mail".
+ * (a kind of training, not a penalty) and "works fine" (all right, not a penalty either), "e-mail", and a
+ * register that is a list ("risk register") rather than a registration.
  */
 function normalizeText(text: string): string {
   return (
@@ -55,6 +56,11 @@ function normalizeText(text: string): string {
       // "still fine", "works fine": all right, not a penalty.
       .replace(/\b(is|are|still|looks|look|works|work|seems|be|all|just|perfectly) fine\b/g, '$1 ok')
       .replace(/\be-mail/g, 'email')
+      // A "risk register" or "incident register" is a list kept in-house, not registration with an authority.
+      .replace(
+        /\b(risk|risks|incident|incidents|asset|assets|issue|issues|vendor|vendors|supplier|suppliers|model|models|processing|complaint|complaints|decision|decisions) register\b/g,
+        '$1 records',
+      )
   );
 }
 

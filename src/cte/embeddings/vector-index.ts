@@ -65,8 +65,16 @@ export class VectorIndex {
 
   /** The `limit` rows of highest score as hits, `distance` = 1 − score (ties keep index order). */
   best(scores: ArrayLike<number>, limit: number): SearchHit[] {
+    return Array.from(this.bestRows(scores, limit), (row) => ({
+      ...this.items[row],
+      distance: Math.round((1 - scores[row]) * 1e6) / 1e6,
+    }));
+  }
+
+  /** The `limit` rows of highest score, best first (ties keep index order). */
+  bestRows(scores: ArrayLike<number>, limit: number): Int32Array {
     const count = Math.min(Math.max(0, Math.floor(limit)), this.items.length);
-    if (count === 0) return [];
+    if (count === 0) return new Int32Array(0);
     // Keep the best `count` rows in a sorted buffer: cheap for the small limits searches use.
     const bestRows = new Int32Array(count).fill(-1);
     const bestScores = new Float64Array(count).fill(Number.NEGATIVE_INFINITY);
@@ -82,13 +90,8 @@ export class VectorIndex {
       bestScores[at] = score;
       bestRows[at] = row;
     }
-    const hits: SearchHit[] = [];
-    for (let i = 0; i < count; i++) {
-      if (bestRows[i] < 0) break;
-      const item = this.items[bestRows[i]];
-      hits.push({ ...item, distance: Math.round((1 - bestScores[i]) * 1e6) / 1e6 });
-    }
-    return hits;
+    const filled = bestRows.indexOf(-1);
+    return filled < 0 ? bestRows : bestRows.subarray(0, filled);
   }
 }
 
