@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { errorResponses } from '../schemas.js';
 import { SearchBody, SearchResultSchema } from './cte.schemas.js';
+import { heldLibrary } from './library.service.js';
 import { searchRequirements } from './search.service.js';
 
 export const searchRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -22,6 +23,13 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       },
     },
     async (request) =>
-      searchRequirements(ctx.db.em(), ctx.config.embeddings, ctx.log, request.body.query, request.body.limit),
+      searchRequirements(
+        ctx.db.em(),
+        ctx.config.embeddings,
+        ctx.log,
+        request.body.query,
+        request.body.limit,
+        await heldLibrary(ctx, ctx.db.em()),
+      ),
   );
 };

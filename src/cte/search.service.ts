@@ -159,8 +159,10 @@ export async function searchRequirements(
   log: SearchLog,
   query: string,
   limit: number,
+  /** The library to search, when the caller has it (routes take it at the held revision). */
+  current?: CurrentLibrary,
 ): Promise<SearchResponse> {
-  const ready = await readySearch(em, await currentLibrary(em), settings, log);
+  const ready = await readySearch(em, current ?? (await currentLibrary(em)), settings, log);
   return ready.search.search(query, limit);
 }
 
