@@ -160,6 +160,24 @@ describe('vector index', () => {
     expect(index.search(Float32Array.of(0, 1), 0)).toEqual([]);
   });
 
+  it('scores every row as its own dot product, whatever the number of rows', () => {
+    const dimension = 5;
+    const vector = (seed: number) =>
+      Float32Array.from({ length: dimension }, (_, k) => Math.sin(seed * 7 + k * 3) + 0.1 * k);
+    const query = vector(99);
+    const norm = (v: Float32Array) => Math.hypot(...v);
+    for (let rows = 0; rows <= 9; rows++) {
+      const vectors = Array.from({ length: rows }, (_, row) => vector(row));
+      const rowItems = vectors.map((_, row) => ({ frameworkId: 'f', requirementId: `r${row}`, title: '' }));
+      const scores = new VectorIndex(dimension, rowItems, vectors).similarities(query);
+      expect(scores).toHaveLength(rows);
+      vectors.forEach((v, row) => {
+        const cosine = v.reduce((sum, x, k) => sum + x * query[k], 0) / (norm(v) * norm(query));
+        expect(scores[row]).toBeCloseTo(cosine, 5);
+      });
+    }
+  });
+
   it('rejects vectors of the wrong width', () => {
     expect(() => index.search(Float32Array.of(1, 2, 3), 1)).toThrow(/dimensions/);
     expect(() => new VectorIndex(2, items.slice(0, 1), [Float32Array.of(1)])).toThrow(/expected 2/);
