@@ -26,9 +26,13 @@ if (unknown.length > 0) {
 let failed = 0;
 for (const name of names.length > 0 ? names : available) {
   console.log(`\n=== ${name} ===`);
-  const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(dir, `${name}.bench.ts`), ...options], {
-    stdio: 'inherit',
-  });
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(dir, `${name}.bench.ts`), ...options],
+    {
+      stdio: 'inherit',
+    },
+  );
   if (run.status !== 0) {
     failed += 1;
     console.error(`${name} failed (exit ${run.status ?? run.signal})`);
