@@ -8,6 +8,8 @@
  *   npx tsx bench/attestations.bench.ts [--requests 40000] [--connections 64] [--runs 3]
  *   npm run bench -- attestations --runs 3
  *
+ * COMPLY_BENCH_PROFILE_DIR=<dir> writes a CPU profile of each daemon process into <dir>.
+ *
  * After each measured run it checks that the daemon stored exactly the attestations it acknowledged,
  * then replays every request and checks that the replay yields only 200s and no new rows. With several
  * runs it prints each and the median of each figure; the ratios are taken inside one run.
@@ -246,10 +248,17 @@ interface Server {
 
 async function spawnRole(role: 'daemon' | 'bare' | 'minimal', env: Record<string, string>): Promise<Server> {
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, role], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  // COMPLY_BENCH_PROFILE_DIR=dir writes a CPU profile of each daemon (all of its run) into dir.
+  const profile = role === 'daemon' && process.env.COMPLY_BENCH_PROFILE_DIR;
+  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...flags, '--import', 'tsx', import.meta.filename, role],
+    {
+      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   const probe = role === 'daemon' ? `${url}/healthz` : role === 'bare' ? `${url}/bare` : url;
   for (let attempt = 0; ; attempt += 1) {

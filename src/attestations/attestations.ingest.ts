@@ -69,8 +69,8 @@ function replayOf(row: PreparedAttestation, stored: AttestationRecord): Outcome<
 
 /**
  * The attestation write path. Checks that need no database (shape, signature against a cached key,
- * known controls) run first; concurrent writes then coalesce into multi-row statements in one
- * transaction, and each caller hears back only after that transaction committed. If a batch fails,
+ * known controls) run first; concurrent writes then coalesce into one statement per batch (attestations,
+ * evidence and roll-up), and each caller hears back only after that statement committed. If a batch fails,
  * its rows are retried one by one, so a bad row cannot fail its neighbours, and writes that meet an
  * unreachable database keep retrying (they are idempotent) for a bounded window.
  */
