@@ -1,3 +1,4 @@
+import type { Pool } from 'pg';
 import type { Database, Em } from '../db.js';
 import type { AttestationRecord } from './attestation-content.js';
 
@@ -87,7 +88,8 @@ const evidenceDescription = (row: PreparedAttestation) =>
  * Stores a batch of distinct attestations with their evidence (of `frameworkId`) and its roll-up, in one
  * statement (STORE_BATCH_SQL), and returns the keys of the attestations that were new. Runs on the
  * driver's own client with bind parameters: on PostgreSQL the pool (an autocommitted statement), on
- * PGlite the instance itself, whose queries wait for any transaction in progress to end.
+ * PGlite the instance itself, whose queries wait for any transaction in progress to end (the ORM's
+ * query layer would run it inside another caller's open transaction there).
  */
 export async function storeAttestationBatch(
   db: Database,
@@ -97,10 +99,8 @@ export async function storeAttestationBatch(
 ): Promise<Set<string>> {
   const column = <T>(pick: (row: PreparedAttestation) => T) => rows.map(pick);
   const evidence = rows.flatMap((row) => row.controlIds.map((controlId) => [row, controlId] as const));
-  const client: { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> } = await db.orm.em
-    .getConnection()
-    .getNativeClient();
-  const { rows: inserted } = (await client.query(STORE_BATCH_SQL, [
+  const client = await db.orm.em.getConnection().getNativeClient();
+  const values = [
     column((row) => row.orgId),
     column((row) => row.attestationId),
     column((row) => row.level),
@@ -120,7 +120,14 @@ export async function storeAttestationBatch(
     evidence.map(([row]) => row.orgId),
     evidence.map(([row]) => row.attestationId),
     evidence.map(([, controlId]) => controlId),
-  ])) as { rows: { org_id: string; attestation_id: string }[] };
+  ];
+  // PostgreSQL keeps the statement prepared on each pooled connection (named), so a batch is neither
+  // parsed nor planned again; PGlite takes no name and parses it each time.
+  const { rows: inserted } = (
+    db.kind === 'postgresql'
+      ? await (client as Pool).query({ name: 'comply-store-attestations', text: STORE_BATCH_SQL, values })
+      : await (client as Pick<Pool, 'query'>).query(STORE_BATCH_SQL, values)
+  ) as { rows: { org_id: string; attestation_id: string }[] };
   return new Set(inserted.map((row) => rowKey(row.org_id, row.attestation_id)));
 }
 
