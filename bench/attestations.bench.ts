@@ -8,7 +8,7 @@
  *   npx tsx bench/attestations.bench.ts [--requests 40000] [--connections 64] [--runs 3]
  *   npm run bench -- attestations --runs 3
  *
- * COMPLY_BENCH_PROFILE_DIR=<dir> writes a CPU profile of each daemon process into <dir>.
+ * COMPLY_BENCH_PROFILE_DIR=<dir> writes a CPU profile of each daemon and minimal server process into <dir>.
  *
  * After each measured run it checks that the daemon stored exactly the attestations it acknowledged,
  * then replays every request and checks that the replay yields only 200s and no new rows. With several
@@ -248,8 +248,9 @@ interface Server {
 
 async function spawnRole(role: 'daemon' | 'bare' | 'minimal', env: Record<string, string>): Promise<Server> {
   const port = 20000 + Math.floor(Math.random() * 20000);
-  // COMPLY_BENCH_PROFILE_DIR=dir writes a CPU profile of each daemon (all of its run) into dir.
-  const profile = role === 'daemon' && process.env.COMPLY_BENCH_PROFILE_DIR;
+  // COMPLY_BENCH_PROFILE_DIR=dir writes a CPU profile of each daemon and minimal server (all of its
+  // run) into dir.
+  const profile = role !== 'bare' && process.env.COMPLY_BENCH_PROFILE_DIR;
   const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
   const child: ChildProcess = spawn(
     process.execPath,
