@@ -1,6 +1,6 @@
-import { type KeyObject, verify } from 'node:crypto';
 import { badRequest } from '../errors.js';
 import { decodeSignature } from '../sidecars/ed25519.js';
+import { verifyEd25519 } from '../sidecars/ed25519.verify.js';
 import type { SidecarKeyCache } from '../sidecars/sidecar-keys.cache.js';
 import type { AttestationLevel } from './attestation-content.js';
 
@@ -31,14 +31,6 @@ const refuse = (reason: SignatureFailure, keyId?: string) =>
     ...(keyId ? { keyId } : {}),
   });
 
-/** Ed25519 verification runs on the libuv pool: the event loop keeps serving while it works. */
-const verifyEd25519 = (content: string, key: KeyObject, signature: Buffer) =>
-  new Promise<boolean>((resolve, reject) => {
-    verify(null, Buffer.from(content), key, signature, (error, valid) =>
-      error ? reject(error) : resolve(valid),
-    );
-  });
-
 /**
  * Checks that the level and the signature agree: L0 carries none, L2 carries a valid Ed25519 signature
  * over `content` by a live key registered for the org. Throws 400 with `details.reason` otherwise.
@@ -61,5 +53,7 @@ export async function checkSignature(
   const key = await keys.get(orgId, signature.keyId);
   if (!key) throw refuse('unknown_key', signature.keyId);
   if (key.revoked) throw refuse('revoked_key', signature.keyId);
-  if (!(await verifyEd25519(content, key.key, bytes))) throw refuse('invalid_signature', signature.keyId);
+  if (!(await verifyEd25519(Buffer.from(content), bytes, key.key))) {
+    throw refuse('invalid_signature', signature.keyId);
+  }
 }

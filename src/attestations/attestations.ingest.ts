@@ -1,7 +1,6 @@
 import type { Static } from 'typebox';
 import type { Database } from '../db.js';
 import { AppError, badRequest, conflict, invalidField } from '../errors.js';
-import { insertEvidence, type NewEvidence } from '../evidence/evidence.store.js';
 import { reportIngestBatch } from '../metrics/events.js';
 import { sidecarKeyCache } from '../sidecars/sidecar-keys.cache.js';
 import { ISO_42001 } from '../vocabulary.js';
@@ -11,11 +10,11 @@ import type { AttestationBodySchema } from './attestations.schemas.js';
 import {
   type AttestationRow,
   findAttestationRows,
-  insertAttestations,
   type PreparedAttestation,
   recordFromPrepared,
   recordFromRow,
   rowKey,
+  storeAttestationBatch,
 } from './attestations.store.js';
 import { Batcher, type Outcome } from './batcher.js';
 import { KnownControls } from './known-controls.js';
@@ -32,7 +31,7 @@ export interface IngestOptions {
   maxBatchItems?: number;
   /** Evidence rows per batch (one per attestation and control), bounding statement size. */
   maxBatchEvidenceRows?: number;
-  /** Batch transactions at once; PGlite has a single connection, so one there. */
+  /** Batch statements at once; PGlite has a single connection, so one there. */
   maxInFlight?: number;
   /** How long a write keeps retrying while the database is unreachable before answering 503. */
   retryWindowMs?: number;
@@ -55,21 +54,6 @@ const unavailable = () =>
     { retryable: true },
   );
 
-function evidenceOf(row: PreparedAttestation, receivedAt: Date): NewEvidence[] {
-  return row.controlIds.map((controlId) => ({
-    orgId: row.orgId,
-    frameworkId: ISO_42001,
-    requirementId: controlId,
-    type: 'attestation',
-    title: `${row.level} attestation ${row.attestationId}`,
-    description: `Epoch ${row.epochId}${row.systemId ? `, AI system ${row.systemId}` : ''}`,
-    attestationId: row.attestationId,
-    effectiveDate: new Date(row.timestamp),
-    createdAt: receivedAt,
-    createdBy: row.postedBy,
-  }));
-}
-
 /** A re-post of a stored id: the same content is a harmless replay, different content a conflict. */
 function replayOf(row: PreparedAttestation, stored: AttestationRecord): Outcome<IngestResult> {
   if (stored.contentHash === row.contentHash) return ok({ created: false, record: stored });
@@ -85,8 +69,8 @@ function replayOf(row: PreparedAttestation, stored: AttestationRecord): Outcome<
 
 /**
  * The attestation write path. Checks that need no database (shape, signature against a cached key,
- * known controls) run first; concurrent writes then coalesce into multi-row statements in one
- * transaction, and each caller hears back only after that transaction committed. If a batch fails,
+ * known controls) run first; concurrent writes then coalesce into one statement per batch (attestations,
+ * evidence and roll-up), and each caller hears back only after that statement committed. If a batch fails,
  * its rows are retried one by one, so a bad row cannot fail its neighbours, and writes that meet an
  * unreachable database keep retrying (they are idempotent) for a bounded window.
  */
@@ -213,9 +197,9 @@ export class AttestationIngest {
   }
 
   /**
-   * Writes the rows and their evidence in one transaction, then settles each item: new rows are
+   * Writes the rows, their evidence and its roll-up in one statement, then settles each item: new rows are
    * created; rows whose id was taken (before, or earlier in this batch) are compared with what is
-   * stored. Throws only if the transaction failed, i.e. nothing of it was stored.
+   * stored. Throws only if the statement failed, i.e. nothing of it was stored.
    */
   private async write(items: PreparedAttestation[], deadline: number): Promise<Outcome<IngestResult>[]> {
     const receivedAt = new Date();
@@ -223,18 +207,9 @@ export class AttestationIngest {
     for (const item of items) if (!primaries.has(keyOf(item))) primaries.set(keyOf(item), item);
     const rows = [...primaries.values()];
     const started = performance.now();
-    const created = await this.db
-      .em()
-      .transactional(async (tx) => {
-        const inserted = await insertAttestations(tx, rows, receivedAt);
-        const fresh = rows.filter((row) => inserted.has(keyOf(row)));
-        await insertEvidence(
-          tx,
-          fresh.flatMap((row) => evidenceOf(row, receivedAt)),
-        );
-        return inserted;
-      })
-      .finally(() => reportIngestBatch({ rows: rows.length, seconds: (performance.now() - started) / 1000 }));
+    const created = await storeAttestationBatch(this.db, rows, ISO_42001, receivedAt).finally(() =>
+      reportIngestBatch({ rows: rows.length, seconds: (performance.now() - started) / 1000 }),
+    );
 
     const outcomes: Outcome<IngestResult>[] = new Array(items.length);
     const taken: number[] = [];

@@ -1,11 +1,11 @@
-import type { KeyObject } from 'node:crypto';
 import type { Database } from '../db.js';
 import { reportCache } from '../metrics/events.js';
 import { ed25519FromStored } from './ed25519.js';
+import type { VerifyingKey } from './ed25519.verify.js';
 import { findSidecarKey } from './sidecar-keys.service.js';
 
 export interface SidecarKeyState {
-  key: KeyObject;
+  key: VerifyingKey;
   revoked: boolean;
 }
 
@@ -30,7 +30,12 @@ export class SidecarKeyCache {
     reportCache('sidecar-keys', hit);
     if (hit) return cached.state;
     const state = findSidecarKey(this.db.em(), orgId, keyId).then((row) =>
-      row ? { key: ed25519FromStored(row.publicKey).key, revoked: row.revoked } : null,
+      row
+        ? {
+            key: { key: ed25519FromStored(row.publicKey).key, bytes: Buffer.from(row.publicKey, 'base64') },
+            revoked: row.revoked,
+          }
+        : null,
     );
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     const entry = { state, expiresAt: Date.now() + TTL_MS };

@@ -1,0 +1,216 @@
+import { createPrivateKey, createPublicKey, sign } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ed25519Verifiers, verifyEd25519 } from '../../src/sidecars/ed25519.verify.js';
+import { createTestApp, dbKinds, type TestApp } from '../support/app.js';
+import { attestation, type Body, newSidecarKey, signed } from './helpers.js';
+
+/** RFC 8032 section 7.1: secret key (seed), public key, message, signature, all hex. */
+const RFC_8032 = [
+  {
+    name: 'TEST 1',
+    seed: '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60',
+    publicKey: 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a',
+    message: '',
+    signature:
+      'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b',
+  },
+  {
+    name: 'TEST 2',
+    seed: '4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb',
+    publicKey: '3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c',
+    message: '72',
+    signature:
+      '92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00',
+  },
+  {
+    name: 'TEST 3',
+    seed: 'c5aa8df43f9f837bedb7442f31dcb7b166d38535076f094b85ce3a2e0b4458f7',
+    publicKey: 'fc51cd8e6218a1a38da47ed00230f0580816ed13ba3303ac5deb911548908025',
+    message: 'af82',
+    signature:
+      '6291d657deec24024827e69c3abe01a30ce548a284743a445e3680d7db5ac3ac18ff9b538d16f290ae67f760984dc6594a7c15e9716ed28dc027beceea1ec40a',
+  },
+  {
+    name: 'TEST 1024',
+    seed: 'f5e5767cf153319517630f226876b86c8160cc583bc013744c6bf255f5cc0ee5',
+    publicKey: '278117fc144c72340f67d0f2316e8386ceffbf2b2428c9c51fef7c597f1d426e',
+    message: [
+      '08b8b2b733424243760fe426a4b54908632110a66c2f6591eabd3345e3e4eb98fa6e264bf09efe12ee50f8f54e9f77b1',
+      'e355f6c50544e23fb1433ddf73be84d879de7c0046dc4996d9e773f4bc9efe5738829adb26c81b37c93a1b270b20329d',
+      '658675fc6ea534e0810a4432826bf58c941efb65d57a338bbd2e26640f89ffbc1a858efcb8550ee3a5e1998bd177e93a',
+      '7363c344fe6b199ee5d02e82d522c4feba15452f80288a821a579116ec6dad2b3b310da903401aa62100ab5d1a36553e',
+      '06203b33890cc9b832f79ef80560ccb9a39ce767967ed628c6ad573cb116dbefefd75499da96bd68a8a97b928a8bbc10',
+      '3b6621fcde2beca1231d206be6cd9ec7aff6f6c94fcd7204ed3455c68c83f4a41da4af2b74ef5c53f1d8ac70bdcb7ed1',
+      '85ce81bd84359d44254d95629e9855a94a7c1958d1f8ada5d0532ed8a5aa3fb2d17ba70eb6248e594e1a2297acbbb39d',
+      '502f1a8c6eb6f1ce22b3de1a1f40cc24554119a831a9aad6079cad88425de6bde1a9187ebb6092cf67bf2b13fd65f270',
+      '88d78b7e883c8759d2c4f5c65adb7553878ad575f9fad878e80a0c9ba63bcbcc2732e69485bbc9c90bfbd62481d9089b',
+      'eccf80cfe2df16a2cf65bd92dd597b0707e0917af48bbb75fed413d238f5555a7a569d80c3414a8d0859dc65a46128ba',
+      'b27af87a71314f318c782b23ebfe808b82b0ce26401d2e22f04d83d1255dc51addd3b75a2b1ae0784504df543af8969b',
+      'e3ea7082ff7fc9888c144da2af58429ec96031dbcad3dad9af0dcbaaaf268cb8fcffead94f3c7ca495e056a9b47acdb7',
+      '51fb73e666c6c655ade8297297d07ad1ba5e43f1bca32301651339e22904cc8c42f58c30c04aafdb038dda0847dd988d',
+      'cda6f3bfd15c4b4c4525004aa06eeff8ca61783aacec57fb3d1f92b0fe2fd1a85f6724517b65e614ad6808d6f6ee34df',
+      'f7310fdc82aebfd904b01e1dc54b2927094b2db68d6f903b68401adebf5a7e08d78ff4ef5d63653a65040cf9bfd4aca7',
+      '984a74d37145986780fc0b16ac451649de6188a7dbdf191f64b5fc5e2ab47b57f7f7276cd419c17a3ca8e1b939ae49e4',
+      '88acba6b965610b5480109c8b17b80e1b7b750dfc7598d5d5011fd2dcc5600a32ef5b52a1ecc820e308aa342721aac09',
+      '43bf6686b64b2579376504ccc493d97e6aed3fb0f9cd71a43dd497f01f17c0e2cb3797aa2a2f256656168e6c496afc5f',
+      'b93246f6b1116398a346f1a641f3b041e989f7914f90cc2c7fff357876e506b50d334ba77c225bc307ba537152f3f161',
+      '0e4eafe595f6d9d90d11faa933a15ef1369546868a7f3a45a96768d40fd9d03412c091c6315cf4fde7cb68606937380d',
+      'b2eaaa707b4c4185c32eddcdd306705e4dc1ffc872eeee475a64dfac86aba41c0618983f8741c5ef68d3a101e8a3b8ca',
+      'c60c905c15fc910840b94c00a0b9d0',
+    ].join(''),
+    signature:
+      '0aab4c900501b3e24d7cdf4663326a3a87df5e4843b2cbdb67cbf6e460fec350aa5371b1508f9f4528ecea23c436d94b5e8fcd4f681e30a6ac00a9704a188a03',
+  },
+].map((vector) => ({
+  name: vector.name,
+  seed: Buffer.from(vector.seed, 'hex'),
+  publicKey: Buffer.from(vector.publicKey, 'hex'),
+  message: Buffer.from(vector.message, 'hex'),
+  signature: Buffer.from(vector.signature, 'hex'),
+}));
+
+// DER prefixes of Ed25519 keys (RFC 8410): the raw bytes follow them.
+const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+const verifyingKey = (bytes: Buffer) => ({
+  key: createPublicKey({ key: Buffer.concat([SPKI_PREFIX, bytes]), format: 'der', type: 'spki' }),
+  bytes,
+});
+
+/** The group order L of RFC 8032: a signature's S must be below it. */
+const L = 2n ** 252n + 27742317777372353535851937790883648493n;
+const littleEndian = {
+  read: (bytes: Buffer) => bytes.reduceRight((value, byte) => (value << 8n) | BigInt(byte), 0n),
+  write: (value: bigint) =>
+    Buffer.from(Array.from({ length: 32 }, (_, i) => Number((value >> BigInt(8 * i)) & 255n))),
+};
+/** The same signature with S + L in place of S: the equation still holds, the encoding is not canonical. */
+const withSPlusL = (signature: Buffer) =>
+  Buffer.concat([
+    signature.subarray(0, 32),
+    littleEndian.write(littleEndian.read(signature.subarray(32)) + L),
+  ]);
+const flipped = (bytes: Buffer, index: number) => {
+  const copy = Buffer.from(bytes);
+  copy[index] ^= 1;
+  return copy;
+};
+
+const { libsodium, node } = ed25519Verifiers;
+const implementations = [
+  ['libsodium', libsodium],
+  ['node', node],
+] as const;
+
+describe('Ed25519 verification', () => {
+  it('loads libsodium on this platform and verifies with it', () => {
+    expect(libsodium).not.toBeNull();
+    expect(verifyEd25519).toBe(libsodium);
+  });
+
+  it('has the RFC 8032 vectors right: each seed derives its public key and signs its message so', () => {
+    for (const vector of RFC_8032) {
+      const privateKey = createPrivateKey({
+        key: Buffer.concat([PKCS8_PREFIX, vector.seed]),
+        format: 'der',
+        type: 'pkcs8',
+      });
+      const spki = createPublicKey(privateKey).export({ format: 'der', type: 'spki' });
+      expect(spki.subarray(SPKI_PREFIX.length).toString('hex'), vector.name).toBe(
+        vector.publicKey.toString('hex'),
+      );
+      expect(sign(null, vector.message, privateKey).toString('hex'), vector.name).toBe(
+        vector.signature.toString('hex'),
+      );
+    }
+  });
+
+  describe.each(implementations)('with %s', (_name, verify) => {
+    it.each(RFC_8032.map((vector) => [vector.name, vector] as const))(
+      'accepts RFC 8032 %s',
+      async (_, vector) => {
+        expect(await verify?.(vector.message, vector.signature, verifyingKey(vector.publicKey))).toBe(true);
+      },
+    );
+
+    it.each(RFC_8032.map((vector) => [vector.name, vector] as const))(
+      'refuses RFC 8032 %s altered: message, R, S or key',
+      async (_, vector) => {
+        const key = verifyingKey(vector.publicKey);
+        const otherKey = verifyingKey(RFC_8032[(RFC_8032.indexOf(vector) + 1) % RFC_8032.length].publicKey);
+        const longer = Buffer.concat([vector.message, Buffer.from([0])]);
+        const changed =
+          vector.message.length > 0 ? flipped(vector.message, vector.message.length - 1) : longer;
+        expect(await verify?.(changed, vector.signature, key)).toBe(false);
+        expect(await verify?.(longer, vector.signature, key)).toBe(false);
+        expect(await verify?.(vector.message, flipped(vector.signature, 0), key)).toBe(false);
+        expect(await verify?.(vector.message, flipped(vector.signature, 40), key)).toBe(false);
+        expect(await verify?.(vector.message, vector.signature, otherKey)).toBe(false);
+      },
+    );
+
+    it.each(RFC_8032.map((vector) => [vector.name, vector] as const))(
+      'refuses RFC 8032 %s with a non-canonical S (S + L)',
+      async (_, vector) => {
+        const signature = withSPlusL(vector.signature);
+        expect(signature.subarray(0, 32)).toEqual(vector.signature.subarray(0, 32));
+        expect(await verify?.(vector.message, signature, verifyingKey(vector.publicKey))).toBe(false);
+      },
+    );
+  });
+
+  it('gives the same answer on both paths for fresh keys, signatures and spoiled ones', async () => {
+    for (let round = 0; round < 20; round += 1) {
+      const sidecar = newSidecarKey(`k${round}`);
+      const key = verifyingKey(Buffer.from(sidecar.publicRaw, 'base64'));
+      const message = Buffer.from(`attestation ${round} ${'x'.repeat(round * 37)}`);
+      const signature = sign(null, message, sidecar.privateKey);
+      for (const candidate of [
+        signature,
+        withSPlusL(signature),
+        flipped(signature, round),
+        flipped(signature, 32 + round),
+      ]) {
+        expect(await libsodium?.(message, candidate, key)).toBe(await node(message, candidate, key));
+      }
+    }
+  });
+});
+
+describe.each(dbKinds.slice(0, 1))('an L2 attestation signed with a non-canonical S, on %s', (kind) => {
+  const ORG = 'ed25519-org';
+  let t: TestApp;
+  const sidecar = newSidecarKey('sidecar-1');
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    await t.createOrg(ORG);
+    const res = await t.request({
+      method: 'POST',
+      url: `/api/v1/orgs/${ORG}/sidecar-keys`,
+      body: { publicKey: sidecar.publicPem, keyId: sidecar.keyId },
+    });
+    expect(res.statusCode).toBe(201);
+  });
+  afterAll(() => t?.close());
+
+  it('is refused as an invalid signature (400) and not stored, while the canonical one is accepted', async () => {
+    const body = signed(attestation(), sidecar) as Body & { signature: { value: string } };
+    const nonCanonical = {
+      ...body,
+      signature: {
+        ...body.signature,
+        value: withSPlusL(Buffer.from(body.signature.value, 'base64')).toString('base64'),
+      },
+    };
+    const post = (payload: Body) =>
+      t.request({ method: 'POST', url: `/api/v1/orgs/${ORG}/attestations`, body: payload });
+    const refused = await post(nonCanonical);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toMatchObject({
+      code: 'BAD_REQUEST',
+      details: { reason: 'invalid_signature', keyId: 'sidecar-1' },
+    });
+    expect((await post(body)).statusCode).toBe(201);
+  });
+});
