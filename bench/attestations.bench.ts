@@ -17,6 +17,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import canonicalize from 'canonicalize';
@@ -24,6 +25,7 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import sodium from 'sodium-native';
 import { buildAttestation, signAttestation } from '../src/attestations/client.js';
+import { ROOT } from './support.js';
 
 const ADMIN_KEY = `bench-admin-${randomBytes(12).toString('hex')}`;
 const PG_ADMIN_URL = process.env.COMPLY_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -31,14 +33,8 @@ const ORG = 'bench';
 const CONTROLS = ['A.6.2.6', 'A.6.2.8'];
 
 // ---------------------------------------------------------------------------------------------------
-// Child roles: the daemon (the same entry as `comply serve`) and the bare route.
-
-async function runDaemon(): Promise<void> {
-  const { loadConfig } = await import('../src/config.js');
-  const { startServer } = await import('../src/server.js');
-  const server = await startServer(loadConfig());
-  process.once('SIGTERM', () => void server.close().then(() => process.exit(0)));
-}
+// Child roles: the bare route and the minimal server. The daemon is `bin/comply serve` itself: the compiled
+// entry, with the Node flags it runs with in production.
 
 async function runBare(): Promise<void> {
   const app = Fastify({ logger: false });
@@ -252,14 +248,17 @@ async function spawnRole(role: 'daemon' | 'bare' | 'minimal', env: Record<string
   // run) into dir.
   const profile = role !== 'bare' && process.env.COMPLY_BENCH_PROFILE_DIR;
   const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [...flags, '--import', 'tsx', import.meta.filename, role],
-    {
-      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
+  const childEnv = { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' };
+  const child: ChildProcess =
+    role === 'daemon'
+      ? spawn(path.join(ROOT, 'bin/comply'), ['serve'], {
+          env: { ...childEnv, NODE_OPTIONS: [process.env.NODE_OPTIONS ?? '', ...flags].join(' ').trim() },
+          stdio: ['ignore', 'ignore', 'inherit'],
+        })
+      : spawn(process.execPath, [...flags, '--import', 'tsx', import.meta.filename, role], {
+          env: childEnv,
+          stdio: ['ignore', 'ignore', 'inherit'],
+        });
   const url = `http://127.0.0.1:${port}`;
   const probe = role === 'daemon' ? `${url}/healthz` : role === 'bare' ? `${url}/bare` : url;
   for (let attempt = 0; ; attempt += 1) {
@@ -664,7 +663,6 @@ async function main(): Promise<void> {
 }
 
 const role = process.argv[2];
-if (role === 'daemon') await runDaemon();
-else if (role === 'bare') await runBare();
+if (role === 'bare') await runBare();
 else if (role === 'minimal') await runMinimal();
 else await main();
