@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -71,7 +72,10 @@ describe('cached org reads stay exact', () => {
 });
 
 describe('cached org reads across daemon instances', () => {
-  it('are invalidated through Redis when another instance writes', async () => {
+  const headers = { authorization: `Bearer ${ADMIN_KEY}` };
+
+  /** Two daemon instances on one PostgreSQL database and one Redis, with the org `acme`. */
+  async function withTwoInstances(run: (a: FastifyInstance, b: FastifyInstance) => Promise<void>) {
     const test = await openTestDatabase('postgres');
     const prefix = `comply-test-${randomBytes(4).toString('hex')}:`;
     const redisA = new Redis(REDIS_TEST_URL, { keyPrefix: prefix });
@@ -81,7 +85,18 @@ describe('cached org reads across daemon instances', () => {
     const b = await buildApp({ config: test.config, db: test.db, jobs, redis: redisB });
     try {
       await createOrg(test.db.em(), { orgId: 'acme', name: 'Acme' });
-      const headers = { authorization: `Bearer ${ADMIN_KEY}` };
+      await run(a, b);
+    } finally {
+      await a.close();
+      await b.close();
+      await redisA.quit();
+      await redisB.quit();
+      await test.close();
+    }
+  }
+
+  it('are invalidated through Redis when another instance writes', () =>
+    withTwoInstances(async (a, b) => {
       const readScore = async () =>
         (await a.inject({ method: 'GET', url: '/api/v1/orgs/acme/compliance', headers })).json().score;
       expect(await readScore()).toBe(0);
@@ -92,25 +107,10 @@ describe('cached org reads across daemon instances', () => {
         payload: { status: 'implemented', reviewer: 'alice' },
       });
       await vi.waitFor(async () => expect(await readScore()).toBe(2.6), { timeout: 5000, interval: 20 });
-    } finally {
-      await a.close();
-      await b.close();
-      await redisA.quit();
-      await redisB.quit();
-      await test.close();
-    }
-  });
-  it('see a framework imported through another instance (the library revision is held, not read per request)', async () => {
-    const test = await openTestDatabase('postgres');
-    const prefix = `comply-test-${randomBytes(4).toString('hex')}:`;
-    const redisA = new Redis(REDIS_TEST_URL, { keyPrefix: prefix });
-    const redisB = new Redis(REDIS_TEST_URL, { keyPrefix: prefix });
-    const jobs = new InProcessJobRunner(test.db, pino({ level: 'silent' }));
-    const a = await buildApp({ config: test.config, db: test.db, jobs, redis: redisA });
-    const b = await buildApp({ config: test.config, db: test.db, jobs, redis: redisB });
-    try {
-      await createOrg(test.db.em(), { orgId: 'acme', name: 'Acme' });
-      const headers = { authorization: `Bearer ${ADMIN_KEY}` };
+    }));
+
+  it('see a framework imported through another instance (the library revision is held, not read per request)', () =>
+    withTwoInstances(async (a, b) => {
       const frameworksSeenByA = async () =>
         (await a.inject({ method: 'GET', url: '/api/v1/cte/coverage?orgId=acme', headers }))
           .json()
@@ -128,14 +128,7 @@ describe('cached org reads across daemon instances', () => {
         timeout: 5000,
         interval: 20,
       });
-    } finally {
-      await a.close();
-      await b.close();
-      await redisA.quit();
-      await redisB.quit();
-      await test.close();
-    }
-  });
+    }));
 });
 
 /** The smallest OSCAL catalog the import accepts: one group, one control. */
