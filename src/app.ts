@@ -141,10 +141,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', () => readCache.close());
   // Every write to an org goes through a route under /orgs/{orgId}; by the time its response is being
   // sent the write has committed, so this one hook keeps every cached read of the org exact.
-  app.addHook('onSend', async (request) => {
+  app.addHook('onSend', (request, _reply, payload, done) => {
     const orgId = (request.params as { orgId?: string } | undefined)?.orgId;
     if (orgId !== undefined && request.method !== 'GET' && request.method !== 'HEAD')
       readCache.invalidate(orgId);
+    done(null, payload);
   });
   const sidecarKeys = sidecarKeyCache(db);
   const revocations = new RevocationBus(options.redis ?? null, {

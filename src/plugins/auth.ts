@@ -29,23 +29,32 @@ export function principalOf(request: FastifyRequest): Principal {
  */
 export function registerAuth(app: FastifyInstance, keys: KeyResolver): void {
   app.decorateRequest('principal', null);
-  app.addHook('onRequest', async (request) => {
+  // A callback hook, not an async one: a key the cache knows is checked without a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
     const config = request.routeOptions.config;
     // Unknown routes fall through to the 404 handler without asking for credentials.
-    if (config.public || !request.routeOptions.url) return;
+    if (config.public || !request.routeOptions.url) return done();
     const match = BEARER.exec(request.headers.authorization ?? '');
-    if (!match) throw unauthorized('Missing or malformed Authorization header (expected "Bearer <API_KEY>")');
-    const principal = await keys.resolve(match[1]);
-    if (!principal) throw unauthorized('Invalid or revoked API key');
-    request.principal = principal;
-
-    const scope = config.scope ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write');
-    if (!hasScope(principal, scope)) {
-      throw forbidden(`This API key lacks the "${scope}" scope`, { requiredScope: scope });
-    }
-    const orgId = (request.params as { orgId?: string } | undefined)?.orgId;
-    if (orgId !== undefined && !isPlatform(principal) && principal.orgId !== orgId) {
-      throw forbidden('This API key belongs to another organization', { orgId });
-    }
+    if (!match)
+      return done(unauthorized('Missing or malformed Authorization header (expected "Bearer <API_KEY>")'));
+    const known = keys.known(match[1]);
+    if (known !== undefined) return done(authorize(request, known));
+    keys.lookUp(match[1]).then((principal) => done(authorize(request, principal)), done);
   });
+}
+
+/** Sets the request's principal, or returns why it may not go on. */
+function authorize(request: FastifyRequest, principal: Principal | null): Error | undefined {
+  if (!principal) return unauthorized('Invalid or revoked API key');
+  request.principal = principal;
+  const config = request.routeOptions.config;
+  const scope = config.scope ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write');
+  if (!hasScope(principal, scope)) {
+    return forbidden(`This API key lacks the "${scope}" scope`, { requiredScope: scope });
+  }
+  const orgId = (request.params as { orgId?: string } | undefined)?.orgId;
+  if (orgId !== undefined && !isPlatform(principal) && principal.orgId !== orgId) {
+    return forbidden('This API key belongs to another organization', { orgId });
+  }
+  return undefined;
 }

@@ -39,10 +39,12 @@ function lingeringClose(socket: Socket): void {
  * client.
  */
 export function registerLingeringClose(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply) => {
-    if (request.raw.complete || reply.getHeader('connection') !== 'close') return;
-    const socket = request.raw.socket as Socket & { destroySoon?: () => void };
-    // Node's server calls destroySoon() once a `Connection: close` response is written.
-    socket.destroySoon = () => lingeringClose(socket);
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (!request.raw.complete && reply.getHeader('connection') === 'close') {
+      const socket = request.raw.socket as Socket & { destroySoon?: () => void };
+      // Node's server calls destroySoon() once a `Connection: close` response is written.
+      socket.destroySoon = () => lingeringClose(socket);
+    }
+    done(null, payload);
   });
 }

@@ -37,17 +37,16 @@ function fieldsWithNul(part: string, value: unknown): string[] {
  * any handler can pass it to the database, instead of a 500 from deep down.
  */
 export function registerNulGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     // Unknown routes answer 404 whatever their input.
-    if (!request.routeOptions.url) return;
+    if (!request.routeOptions.url) return done();
     const fields = [
       ...fieldsWithNul('params', request.params),
       ...fieldsWithNul('querystring', request.query),
       ...(request.routeOptions.config.bodyMayHoldNul ? [] : fieldsWithNul('body', request.body)),
     ];
-    if (fields.length > 0) {
-      const message = 'must not contain NUL (U+0000)';
-      throw badRequest(`${fields[0]} ${message}`, { fields: fields.map((field) => ({ field, message })) });
-    }
+    if (fields.length === 0) return done();
+    const message = 'must not contain NUL (U+0000)';
+    done(badRequest(`${fields[0]} ${message}`, { fields: fields.map((field) => ({ field, message })) }));
   });
 }

@@ -47,9 +47,10 @@ export function registerClosingGuard(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
+  // Hooks on every request take a callback rather than return a promise: one promise fewer per request.
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) return done();
     reply.header('connection', 'close');
-    throw serviceUnavailable('The server is shutting down; retry the request', { reason: 'closing' });
+    done(serviceUnavailable('The server is shutting down; retry the request', { reason: 'closing' }));
   });
 }

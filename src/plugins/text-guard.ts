@@ -66,14 +66,14 @@ export function registerTextGuard(app: FastifyInstance): void {
     });
   });
 
-  app.addHook('preValidation', async (request) => {
-    if (!request.routeOptions.url) return;
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (!request.routeOptions.url) return done();
     const undecodable = undecodableQueryFields(request);
-    if (undecodable.length > 0) throw refuse(undecodable, INVALID_UTF8);
+    if (undecodable.length > 0) return done(refuse(undecodable, INVALID_UTF8));
     const fields = [
       ...malformedTextFields('params', request.params),
       ...malformedTextFields('querystring', request.query),
     ];
-    if (fields.length > 0) throw refuse(fields, LONE_SURROGATE);
+    done(fields.length > 0 ? refuse(fields, LONE_SURROGATE) : undefined);
   });
 }
