@@ -30,6 +30,7 @@ import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandler, renderFrameworkError } from './plugins/error-handler.js';
 import { registerLingeringClose } from './plugins/lingering-close.js';
 import { registerNulGuard } from './plugins/nul-guard.js';
+import { requestLogger } from './plugins/request-logger.js';
 import { clientErrorHandler, registerClosingGuard } from './plugins/server-responses.js';
 import { registerTextGuard } from './plugins/text-guard.js';
 import { requirementRoutes } from './requirements/requirements.routes.js';
@@ -72,6 +73,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.logger ? { loggerInstance: options.logger } : { logger: { level: config.logLevel } }),
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => crypto.randomUUID(),
+    childLoggerFactory: requestLogger,
     requestIdHeader: false,
     frameworkErrors: renderFrameworkError,
     clientErrorHandler,
