@@ -37,7 +37,7 @@ export interface OpenDatabaseOptions {
  */
 function forkOnFirstUse(fork: () => Em): Em {
   let forked: Em | undefined;
-  const bound = new Map<PropertyKey, unknown>();
+  let bound: Map<PropertyKey, unknown> | undefined;
   const target = () => {
     forked ??= fork();
     return forked;
@@ -47,6 +47,7 @@ function forkOnFirstUse(fork: () => Em): Em {
       const em = target();
       const value = Reflect.get(em, property, em);
       if (typeof value !== 'function') return value;
+      bound ??= new Map();
       let method = bound.get(property);
       if (method === undefined) {
         method = value.bind(em);

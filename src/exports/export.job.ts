@@ -61,6 +61,9 @@ let collectTimer: NodeJS.Timeout | undefined;
 
 type ExposedGc = (options?: { type: 'major'; execution: 'sync'; flavor?: 'last-resort' }) => void;
 
+/** Node's collector, when it runs with --expose-gc (as `bin/comply` starts it). */
+const exposedGc = () => (globalThis as { gc?: ExposedGc }).gc;
+
 /** A document this large came from enough objects that collecting them is worth a pause. */
 const COLLECT_FROM_BYTES = 8 << 20;
 
@@ -71,7 +74,7 @@ const COLLECT_FROM_BYTES = 8 << 20;
  * took the daemon from 400 to 800 MiB); one major collection of what is then live costs tens of ms.
  */
 function collectWhatExportBuilt(artifact: ExportArtifact): void {
-  const gc = (globalThis as { gc?: ExposedGc }).gc;
+  const gc = exposedGc();
   const size = artifact.spooled?.size ?? artifact.body.length;
   if (gc && size >= COLLECT_FROM_BYTES) gc({ type: 'major', execution: 'sync' });
 }
@@ -85,7 +88,7 @@ function collectWhatExportBuilt(artifact: ExportArtifact): void {
  * `bin/comply` starts it.
  */
 export function collectAfterExport(): void {
-  const gc = (globalThis as { gc?: ExposedGc }).gc;
+  const gc = exposedGc();
   if (!gc) return;
   clearTimeout(collectTimer);
   collectTimer = setTimeout(() => {

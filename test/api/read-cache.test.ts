@@ -8,6 +8,7 @@ import { listOrgControls } from '../../src/controls/controls.service.js';
 import { InProcessJobRunner } from '../../src/jobs/in-process.runner.js';
 import { createOrg } from '../../src/orgs/orgs.service.js';
 import { ADMIN_KEY, createTestApp, openTestDatabase, REDIS_TEST_URL, type TestApp } from '../support/app.js';
+import { oscalCatalog } from '../support/oscal-catalog.js';
 
 describe('cached org reads stay exact', () => {
   let t: TestApp;
@@ -132,23 +133,6 @@ describe('cached org reads across daemon instances', () => {
 });
 
 /** The smallest OSCAL catalog the import accepts: one group, one control. */
-const tinyCatalog = {
-  catalog: {
-    uuid: '0b7e4a8e-1f2d-4c3b-9a5e-6d7c8b9a0f12',
-    metadata: {
-      title: 'Tiny catalog',
-      'last-modified': '2026-01-01T00:00:00Z',
-      version: '1',
-      'oscal-version': '1.2.1',
-    },
-    groups: [
-      {
-        id: 'g',
-        title: 'Group',
-        controls: [
-          { id: 'c-1', title: 'A control', parts: [{ id: 'c-1_smt', name: 'statement', prose: 'Do it.' }] },
-        ],
-      },
-    ],
-  },
-};
+const tinyCatalog = oscalCatalog('0b7e4a8e-1f2d-4c3b-9a5e-6d7c8b9a0f12', 'Tiny catalog', {
+  groups: [{ id: 'g', title: 'Group', controls: [{ id: 'c-1', title: 'A control', prose: 'Do it.' }] }],
+});

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBuiltinLibrary } from '../../src/cte/library.js';
 import { ADMIN_KEY } from '../support/app.js';
 import { type Daemon, runComply, startDaemon } from '../support/daemon.js';
+import { oscalCatalog } from '../support/oscal-catalog.js';
 
 /** `comply similar` and `comply mappings …` against a real daemon. */
 describe('comply similar and mappings against a running daemon', { timeout: 120_000 }, () => {
@@ -16,43 +17,23 @@ describe('comply similar and mappings against a running daemon', { timeout: 120_
   beforeAll(async () => {
     writeFileSync(
       catalogFile,
-      JSON.stringify({
-        catalog: {
-          uuid: '3e9b1c7a-2d4f-4e8a-b6c0-7f1a2b3c4d5e',
-          metadata: {
-            title: 'Model Ops Catalog',
-            'last-modified': '2026-01-01T00:00:00Z',
-            version: '1',
-            'oscal-version': '1.2.1',
-          },
+      JSON.stringify(
+        oscalCatalog('3e9b1c7a-2d4f-4e8a-b6c0-7f1a2b3c4d5e', 'Model Ops Catalog', {
           controls: [
             {
               id: 'mo-1',
               title: 'Event logs of AI systems',
-              parts: [
-                {
-                  id: 'mo-1_smt',
-                  name: 'statement',
-                  prose:
-                    'Record event logs while an AI system runs and keep them so its behaviour can be traced.',
-                },
-              ],
+              prose:
+                'Record event logs while an AI system runs and keep them so its behaviour can be traced.',
             },
             {
               id: 'mo-2',
               title: 'Impact assessment of AI systems',
-              parts: [
-                {
-                  id: 'mo-2_smt',
-                  name: 'statement',
-                  prose:
-                    'Assess the impact an AI system can have on individuals and society before deployment.',
-                },
-              ],
+              prose: 'Assess the impact an AI system can have on individuals and society before deployment.',
             },
           ],
-        },
-      }),
+        }),
+      ),
     );
     daemon = await startDaemon({ COMPLY_DATA_DIR: join(work, 'data') });
     env = { COMPLY_URL: daemon.url, COMPLY_API_KEY: ADMIN_KEY };

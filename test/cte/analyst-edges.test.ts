@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBuiltinLibrary } from '../../src/cte/library.js';
 import { mappingCollectionErrors } from '../../src/cte/mapping-export.js';
 import { createTestApp, dbKinds, type TestApp } from '../support/app.js';
+import { oscalCatalog } from '../support/oscal-catalog.js';
 
 const CTE = '/api/v1/cte';
 const CATALOG = 'vendor-ai-controls';
@@ -13,48 +14,27 @@ const spCatalog = readFileSync(
 );
 
 /** A small OSCAL catalog: nothing in the shipped crosswalk reaches it. */
-const vendorCatalog = {
-  catalog: {
-    uuid: '5a0c3e2d-7b1f-4c6a-9e8d-2f4b6a8c0e13',
-    metadata: {
-      title: 'Vendor AI Controls',
-      'last-modified': '2026-01-01T00:00:00Z',
-      version: '1',
-      'oscal-version': '1.2.1',
+const vendorCatalog = oscalCatalog('5a0c3e2d-7b1f-4c6a-9e8d-2f4b6a8c0e13', 'Vendor AI Controls', {
+  groups: [
+    {
+      id: 'op',
+      title: 'Operations',
+      controls: [
+        {
+          id: 'log-1',
+          title: 'Event logs of AI systems',
+          prose:
+            'Record event logs while an AI system runs and keep them so that its behaviour can be traced.',
+        },
+        {
+          id: 'sup-1',
+          title: 'Supplier model cards',
+          prose: 'Obtain documentation of every third-party model from its supplier before use.',
+        },
+      ],
     },
-    groups: [
-      {
-        id: 'op',
-        title: 'Operations',
-        controls: [
-          {
-            id: 'log-1',
-            title: 'Event logs of AI systems',
-            parts: [
-              {
-                id: 'log-1_smt',
-                name: 'statement',
-                prose:
-                  'Record event logs while an AI system runs and keep them so that its behaviour can be traced.',
-              },
-            ],
-          },
-          {
-            id: 'sup-1',
-            title: 'Supplier model cards',
-            parts: [
-              {
-                id: 'sup-1_smt',
-                name: 'statement',
-                prose: 'Obtain documentation of every third-party model from its supplier before use.',
-              },
-            ],
-          },
-        ],
-      },
-    ],
-  },
-};
+  ],
+});
 
 const logEdge = {
   sourceFrameworkId: CATALOG,

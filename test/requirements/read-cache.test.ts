@@ -7,38 +7,24 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildAttestation } from '../../src/attestations/client.js';
 import { createTestApp, dbKinds, type TestApp } from '../support/app.js';
+import { oscalCatalog } from '../support/oscal-catalog.js';
 
 const CATALOG = 'cached-vendor-controls';
-const vendorCatalog = {
-  catalog: {
-    uuid: '0b7f4c2e-3d6a-4e1b-9c8d-7a5e3f1b2c40',
-    metadata: {
-      title: 'Vendor Logs',
-      'last-modified': '2026-01-01T00:00:00Z',
-      version: '1',
-      'oscal-version': '1.2.1',
+const vendorCatalog = oscalCatalog('0b7f4c2e-3d6a-4e1b-9c8d-7a5e3f1b2c40', 'Vendor Logs', {
+  groups: [
+    {
+      id: 'op',
+      title: 'Operations',
+      controls: [
+        {
+          id: 'log-1',
+          title: 'Event logs of AI systems',
+          prose: 'Keep event logs of every AI system in operation.',
+        },
+      ],
     },
-    groups: [
-      {
-        id: 'op',
-        title: 'Operations',
-        controls: [
-          {
-            id: 'log-1',
-            title: 'Event logs of AI systems',
-            parts: [
-              {
-                id: 'log-1_smt',
-                name: 'statement',
-                prose: 'Keep event logs of every AI system in operation.',
-              },
-            ],
-          },
-        ],
-      },
-    ],
-  },
-};
+  ],
+});
 
 interface Entry {
   requirementId: string;
