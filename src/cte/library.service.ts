@@ -4,6 +4,8 @@
  * the imported set's ids and hashes and for the digest of the added edges (one small query, which
  * concurrent requests share when it is sent after each of them arrived), so an import or an edge made
  * through any daemon instance is seen by all; the merged library is rebuilt only when either changes.
+ * Hot read routes take the revision the org read cache holds instead (`heldLibrary`): imports and edges
+ * drop it there and broadcast that they did.
  */
 import type { AppContext } from '../context.js';
 import type { Em } from '../db.js';
@@ -104,23 +106,7 @@ export function revisionNow(em: Em): Promise<string> {
 
 /** The current library; rebuilt once when the imported frameworks or the added edges changed. */
 export async function currentLibrary(em: Em): Promise<CurrentLibrary> {
-  return libraryOfRevision(em, await revisionNow(em));
-}
-
-/**
- * The current library without asking the database, when the revision the org read cache holds is the
- * one built last (see `OrgReadCache.libraryRevision`): for hot read routes. Otherwise as `currentLibrary`.
- */
-export async function heldLibrary(ctx: Pick<AppContext, 'readCache'>, em: Em): Promise<CurrentLibrary> {
-  const held = await heldRevision(ctx, em);
-  return current?.revision === held ? current : currentLibrary(em);
-}
-
-/** The library revision as the org read cache holds it. */
-export const heldRevision = (ctx: Pick<AppContext, 'readCache'>, em: Em): Promise<string> =>
-  ctx.readCache.libraryRevision(() => revisionNow(em));
-
-async function libraryOfRevision(em: Em, revision: string): Promise<CurrentLibrary> {
+  const revision = await revisionNow(em);
   if (current?.revision === revision) return current;
   let entry = loading;
   if (entry?.revision !== revision) {
@@ -139,6 +125,19 @@ async function libraryOfRevision(em: Em, revision: string): Promise<CurrentLibra
   // Content and revision come from one read, so a library is never paired with another's revision.
   return entry.promise;
 }
+
+/**
+ * The current library without asking the database, when the revision the org read cache holds is the
+ * one built last (see `OrgReadCache.libraryRevision`): for hot read routes. Otherwise as `currentLibrary`.
+ */
+export async function heldLibrary(ctx: Pick<AppContext, 'readCache'>, em: Em): Promise<CurrentLibrary> {
+  const held = await heldRevision(ctx, em);
+  return current?.revision === held ? current : currentLibrary(em);
+}
+
+/** The library revision as the org read cache holds it. */
+export const heldRevision = (ctx: Pick<AppContext, 'readCache'>, em: Em): Promise<string> =>
+  ctx.readCache.libraryRevision(() => revisionNow(em));
 
 export function requireFramework(library: FrameworkLibrary, frameworkId: string): Framework {
   const framework = library.framework(frameworkId);
