@@ -5,6 +5,10 @@
  * with and without expiry, and attestations posted through the API.
  *
  *   npx tsx bench/reads.bench.ts [--connections 32] [--duration 3] [--evidence 5000] [--attestations 2000]
+ *     [--rounds 3] [--only <part of a route's name>]
+ *
+ * Each route is measured in `--rounds` pairs (its bare route, then the route itself); the table shows the
+ * median of the pairs' ratios, so that one pair disturbed by the rest of the machine does not decide it.
  *
  * Target: every route ≥ 50 % of its same-size bare route.
  */
@@ -26,6 +30,7 @@ import {
   assessEveryRequirement,
   createBenchDatabase,
   inParallel,
+  type LoadResult,
   load,
   startDaemon,
 } from './support.js';
@@ -60,6 +65,8 @@ async function main() {
       duration: { type: 'string', default: '3' },
       evidence: { type: 'string', default: '5000' },
       attestations: { type: 'string', default: '2000' },
+      rounds: { type: 'string', default: '3' },
+      only: { type: 'string' },
     },
   });
   const connections = Number(args.connections);
@@ -72,7 +79,7 @@ async function main() {
   const databaseUrl = await createBenchDatabase('comply_bench_reads');
   const daemon = await startDaemon({ DATABASE_URL: databaseUrl });
   const db = await openDatabase(loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }));
-  let bare: { url: string; stop: () => Promise<void> } | undefined;
+  let bare: { url: string; pid: number; stop: () => Promise<void> } | undefined;
 
   async function api<T = unknown>(route: string, init: RequestInit = {}, auth = headers): Promise<T> {
     const res = await fetch(`${daemon.url}/api/v1${route}`, { ...init, headers: auth });
@@ -208,26 +215,50 @@ async function main() {
     // --- Load: each route right after its own bare route ------------------------------------------
     const table = [];
     for (const [index, route] of routes.entries()) {
+      if (args.only && !route.name.includes(args.only)) continue;
       const common = { connections, duration, method: route.method, body: route.body };
       await load('warm-up', { ...common, url: `${daemon.url}/api/v1${route.path}`, headers, duration: 1 });
-      const bareResult = await load('bare', { ...common, url: `${bare.url}/bare/${index}`, headers });
-      const result = await load(route.name, { ...common, url: `${daemon.url}/api/v1${route.path}`, headers });
-      const ratio = result.requestsPerSec / bareResult.requestsPerSec;
+      const pairs: { bare: LoadResult; route: LoadResult; ratio: number }[] = [];
+      for (let round = 0; round < Number(args.rounds); round += 1) {
+        const bareRun = await load('bare', {
+          ...common,
+          url: `${bare.url}/bare/${index}`,
+          headers,
+          serverPid: bare.pid,
+        });
+        const routeRun = await load(route.name, {
+          ...common,
+          url: `${daemon.url}/api/v1${route.path}`,
+          headers,
+          serverPid: daemon.process.pid,
+        });
+        pairs.push({
+          bare: bareRun,
+          route: routeRun,
+          ratio: routeRun.requestsPerSec / bareRun.requestsPerSec,
+        });
+      }
+      pairs.sort((a, b) => a.ratio - b.ratio);
+      const { bare: bareResult, route: result, ratio } = pairs[Math.floor(pairs.length / 2)];
       table.push({
         route: route.name,
         bytes: Buffer.byteLength(bareRoutes[index].body),
         'req/s': result.requestsPerSec,
         'bare req/s': bareResult.requestsPerSec,
         ratio: `${(100 * ratio).toFixed(1)} %`,
+        'ratios of the rounds': pairs.map((pair) => (100 * pair.ratio).toFixed(1)).join(' '),
+        'CPU µs/req': result.cpuMicrosPerRequest,
+        'bare CPU µs/req': bareResult.cpuMicrosPerRequest,
         'p99 ms': result.p99,
         'bare p99 ms': bareResult.p99,
         '≥ 50 %': ratio >= 0.5 ? 'yes' : 'NO',
-        'non-2xx': result.non2xx + bareResult.non2xx,
-        errors: result.errors + bareResult.errors,
+        'non-2xx': pairs.reduce((sum, pair) => sum + pair.route.non2xx + pair.bare.non2xx, 0),
+        errors: pairs.reduce((sum, pair) => sum + pair.route.errors + pair.bare.errors, 0),
       });
     }
     console.log(
-      `\n${connections} connections, ${duration} s each, bare route measured just before each route:`,
+      `\n${connections} connections, ${duration} s each, ${args.rounds} rounds of the bare route then the ` +
+        'route (median pair shown):',
     );
     console.table(table);
   } finally {
@@ -237,7 +268,7 @@ async function main() {
   }
 }
 
-async function startBare(file: string): Promise<{ url: string; stop: () => Promise<void> }> {
+async function startBare(file: string): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
@@ -260,6 +291,7 @@ async function startBare(file: string): Promise<{ url: string; stop: () => Promi
   }
   return {
     url,
+    pid: child.pid as number,
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

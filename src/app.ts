@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type onSendHookHandler } from 'fastify';
 import type { Redis } from 'ioredis';
 import { aiSystemRoutes } from './ai-systems/ai-systems.routes.js';
 import { attestationRoutes } from './attestations/attestations.routes.js';
@@ -142,12 +142,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   readCache.start();
   app.addHook('onClose', () => readCache.close());
   // Every write to an org goes through a route under /orgs/{orgId}; by the time its response is being
-  // sent the write has committed, so this one hook keeps every cached read of the org exact.
-  app.addHook('onSend', (request, _reply, payload, done) => {
+  // sent the write has committed, so this one hook, on those routes only, keeps every cached read of the
+  // org exact.
+  const invalidateOrg: onSendHookHandler = (request, _reply, payload, done) => {
     const orgId = (request.params as { orgId?: string } | undefined)?.orgId;
     if (orgId !== undefined && request.method !== 'GET' && request.method !== 'HEAD')
       readCache.invalidate(orgId);
     done(null, payload);
+  };
+  app.addHook('onRoute', (route) => {
+    const reads = [route.method].flat().every((method) => method === 'GET' || method === 'HEAD');
+    if (reads || !route.url.includes(':orgId')) return;
+    route.onSend = [...[route.onSend ?? []].flat(), invalidateOrg];
   });
   const sidecarKeys = sidecarKeyCache(db);
   const revocations = new RevocationBus(options.redis ?? null, {

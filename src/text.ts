@@ -54,24 +54,62 @@ export function decodeMarkingInvalid(bytes: Buffer): string {
 
 /** String.prototype.isWellFormed (ES2024; Node 20+): false when the text holds a lone surrogate. */
 const wellFormed = (text: string) => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+const illFormed = (text: string) => !wellFormed(text);
 
-/** The fields (`body.owner`, `querystring.search`) under `value` whose text or member name is not well-formed. */
-export function malformedTextFields(part: string, value: unknown): string[] {
+/**
+ * The fields (`body.owner`, `querystring.search.1`) under `value` whose text or member name `offends`. A
+ * member name that offends is reported as if it were the member's value.
+ */
+export function offendingTextFields(
+  part: string,
+  value: unknown,
+  offends: (text: string) => boolean,
+): string[] {
   const found: string[] = [];
   // A worklist, not recursion: a deeply nested body must not overflow the call stack.
   const pending: [string, unknown][] = [[part, value]];
   for (let index = 0; index < pending.length; index += 1) {
     const [field, item] = pending[index];
     if (typeof item === 'string') {
-      if (!wellFormed(item)) found.push(field);
+      if (offends(item)) found.push(field);
     } else if (item !== null && typeof item === 'object') {
-      for (const [key, child] of Object.entries(item)) {
-        pending.push([`${field}.${key}`, wellFormed(key) ? child : key]);
-      }
+      for (const [key, child] of Object.entries(item))
+        pending.push([`${field}.${key}`, offends(key) ? key : child]);
     }
   }
   return found;
 }
+
+/**
+ * Whether any text or member name under `value` offends: what `offendingTextFields` finds, without naming
+ * it. It runs on every request's path and query, so clean flat input allocates nothing.
+ */
+export function anyTextOffends(value: unknown, offends: (text: string) => boolean): boolean {
+  if (typeof value === 'string') return offends(value);
+  if (value === null || typeof value !== 'object') return false;
+  let pending: object[] | undefined;
+  for (let item: object | undefined = value; item !== undefined; item = pending?.pop()) {
+    for (const key in item) {
+      if (!Object.hasOwn(item, key)) continue;
+      if (offends(key)) return true;
+      const child = (item as Record<string, unknown>)[key];
+      if (typeof child === 'string') {
+        if (offends(child)) return true;
+      } else if (child !== null && typeof child === 'object') {
+        pending ??= [];
+        pending.push(child);
+      }
+    }
+  }
+  return false;
+}
+
+/** The fields (`body.owner`, `querystring.search`) under `value` whose text or member name is not well-formed. */
+export const malformedTextFields = (part: string, value: unknown) =>
+  offendingTextFields(part, value, illFormed);
+
+/** Whether any text under `value` is not well-formed (see `anyTextOffends`). */
+export const anyMalformedText = (value: unknown) => anyTextOffends(value, illFormed);
 
 /** A JSON text may hold a lone surrogate only as an escape (raw ones are invalid UTF-8): a cheap pre-check. */
 export const mayHoldSurrogateEscape = (json: string) => /\\u[dD][89a-fA-F]/.test(json);

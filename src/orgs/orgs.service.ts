@@ -14,8 +14,14 @@ export interface OrgView {
 // Orgs are never deleted, so an id once seen stays valid: this spares a query on every org-scoped request.
 const knownOrgs = new Set<string>();
 
-export async function requireOrg(em: Em, orgId: string): Promise<void> {
-  if (knownOrgs.has(orgId)) return;
+const ALREADY_KNOWN: Promise<void> = Promise.resolve();
+
+/** Resolves when the org exists; an org seen once answers without a query or a new promise. */
+export function requireOrg(em: Em, orgId: string): Promise<void> {
+  return knownOrgs.has(orgId) ? ALREADY_KNOWN : lookUpOrg(em, orgId);
+}
+
+async function lookUpOrg(em: Em, orgId: string): Promise<void> {
   const [row] = await em.execute<{ found: number }[]>('select 1 as found from orgs where org_id = ?', [
     orgId,
   ]);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../errors.js';
+import { anyTextOffends, offendingTextFields } from '../text.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -11,26 +12,7 @@ declare module 'fastify' {
   }
 }
 
-const NUL = '\u0000';
-
-/** The fields (`body.owner`, `querystring.search.1`) under `value` whose string or member name holds a NUL. */
-function fieldsWithNul(part: string, value: unknown): string[] {
-  const found: string[] = [];
-  // A worklist, not recursion: a deeply nested body must not overflow the call stack.
-  const pending: [string, unknown][] = [[part, value]];
-  for (let index = 0; index < pending.length; index += 1) {
-    const [field, item] = pending[index];
-    if (typeof item === 'string') {
-      if (item.includes(NUL)) found.push(field);
-    } else if (item !== null && typeof item === 'object') {
-      for (const [key, child] of Object.entries(item)) {
-        // A member name with a NUL is reported as if it were the member's value.
-        pending.push([`${field}.${key}`, key.includes(NUL) ? key : child]);
-      }
-    }
-  }
-  return found;
-}
+const holdsNul = (text: string) => text.includes('\u0000');
 
 /**
  * PostgreSQL text cannot hold NUL (U+0000): refuse it anywhere in the path, query or body with 400 before
@@ -40,12 +22,18 @@ export function registerNulGuard(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
     // Unknown routes answer 404 whatever their input.
     if (!request.routeOptions.url) return done();
+    const scanBody = !request.routeOptions.config.bodyMayHoldNul;
+    if (
+      !anyTextOffends(request.params, holdsNul) &&
+      !anyTextOffends(request.query, holdsNul) &&
+      !(scanBody && anyTextOffends(request.body, holdsNul))
+    )
+      return done();
     const fields = [
-      ...fieldsWithNul('params', request.params),
-      ...fieldsWithNul('querystring', request.query),
-      ...(request.routeOptions.config.bodyMayHoldNul ? [] : fieldsWithNul('body', request.body)),
+      ...offendingTextFields('params', request.params, holdsNul),
+      ...offendingTextFields('querystring', request.query, holdsNul),
+      ...(scanBody ? offendingTextFields('body', request.body, holdsNul) : []),
     ];
-    if (fields.length === 0) return done();
     const message = 'must not contain NUL (U+0000)';
     done(badRequest(`${fields[0]} ${message}`, { fields: fields.map((field) => ({ field, message })) }));
   });

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badRequest } from '../errors.js';
 import {
+  anyMalformedText,
   decodeMarkingInvalid,
   INVALID_UTF8,
   isUtf8,
@@ -70,6 +71,7 @@ export function registerTextGuard(app: FastifyInstance): void {
     if (!request.routeOptions.url) return done();
     const undecodable = undecodableQueryFields(request);
     if (undecodable.length > 0) return done(refuse(undecodable, INVALID_UTF8));
+    if (!anyMalformedText(request.params) && !anyMalformedText(request.query)) return done();
     const fields = [
       ...malformedTextFields('params', request.params),
       ...malformedTextFields('querystring', request.query),

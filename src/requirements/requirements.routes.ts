@@ -42,8 +42,8 @@ const requirementPath = (orgId: string, frameworkId: string, requirementId: stri
 
 export const requirementRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   // Every route here names an org: check it once for all of them.
-  app.addHook('preHandler', async (request) => {
-    await requireOrg(ctx.db.em(), (request.params as { orgId: string }).orgId);
+  app.addHook('preHandler', (request, _reply, done) => {
+    requireOrg(ctx.db.em(), (request.params as { orgId: string }).orgId).then(() => done(), done);
   });
 
   app.get(
