@@ -41,7 +41,7 @@ export const CROSSWALK_LIFT = { sources: 3, share: 0.15 };
  * question is usually answered by several requirements written alike (the same duty in another framework, the
  * next article); the best hits find the ones that share no word with the question.
  */
-export const FEEDBACK = { depth: 4, weight: 0.25 };
+export const FEEDBACK = { depth: 4, weight: 0.3 };
 
 /**
  * The crosswalk neighbours of every indexed requirement, by row. Only shipped edges count: analyst edges change
