@@ -149,13 +149,7 @@ export class BuiltinEmbedder implements Embedder {
       .update(JSON.stringify({ model: BUILTIN_MODEL, settings, corpus }))
       .digest('hex')
       .slice(0, 16);
-    return new BuiltinEmbedder(
-      dimension,
-      fingerprint,
-      vocabulary,
-      settings.blockWeights,
-      featureVectors,
-    );
+    return new BuiltinEmbedder(dimension, fingerprint, vocabulary, settings.blockWeights, featureVectors);
   }
 
   embedOne(text: string): Float32Array {
