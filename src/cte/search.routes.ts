@@ -16,7 +16,8 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         summary: 'Requirements of every framework nearest in meaning to a text',
         description:
           'Sorted by distance: 1 − a blend of the cosine similarity of the embeddings and a BM25 word match ' +
-          'over requirement texts expanded with plain-language phrases. The response names the model: the ' +
+          'over requirement texts expanded with plain-language phrases, with a share of the similarity to the best ' +
+          'hits. The response names the model: the ' +
           'local sentence-embedding model when COMPLY_MODEL_DIR holds it, else the built-in embedder.',
         body: SearchBody,
         response: { 200: SearchResultSchema, ...errorResponses },

@@ -7,7 +7,8 @@
  * 2. The documents × features matrix X is reduced by a truncated SVD computed with randomized subspace
  *    iteration (seeded Gaussian start, a few power iterations through X Xᵀ, then an exact eigen-solve of the
  *    small projected matrix). A text's embedding is its projection onto the top right singular vectors,
- *    Vₖᵀx = Σₖ⁻¹ Uₖᵀ (X x), L2-normalised: only its dot products with the corpus documents are needed.
+ *    Vₖᵀx = Σₖ⁻¹ Uₖᵀ (X x), L2-normalised. The fit multiplies Σₖ⁻¹ Uₖᵀ X out once (one k-vector per
+ *    feature), so embedding a text costs k operations per feature it has, whatever the corpus size.
  */
 import { createHash } from 'node:crypto';
 import type { Embedder } from './embedder.js';
@@ -104,11 +105,8 @@ export class BuiltinEmbedder implements Embedder {
     readonly fingerprint: string,
     private readonly vocabulary: Vocabulary,
     private readonly weights: Record<Block, number>,
-    /** postings[feature] = [doc, value, doc, value, ...] of the corpus matrix X. */
-    private readonly postings: Float64Array[],
-    private readonly documentCount: number,
-    /** Row-major `dimension × documents`: Σₖ⁻¹ Uₖᵀ. */
-    private readonly projection: Float64Array,
+    /** Row-major `features × dimension`: (Σₖ⁻¹ Uₖᵀ X)ᵀ, the embedding of each feature alone. */
+    private readonly featureVectors: Float64Array,
   ) {}
 
   /** Fits the vocabulary, IDF and SVD on a corpus (the requirement texts). */
@@ -134,49 +132,41 @@ export class BuiltinEmbedder implements Embedder {
       vocabulary.idf[index] = Math.log((1 + n) / (1 + count)) + 1;
     });
     const rows = documentFeatures.map((features) => vectorize(features, vocabulary, settings.blockWeights));
-    const postingLists: number[][] = kept.map(() => []);
-    rows.forEach((row, doc) => {
-      row.indices.forEach((feature, i) => {
-        postingLists[feature].push(doc, row.values[i]);
-      });
-    });
-    const postings = postingLists.map((list) => Float64Array.from(list));
     const { projection, dimension } = truncatedProjection(rows, kept.length, n, settings);
+    // featureVectors[f][k] = Σ_d projection[k][d] · X[d][f].
+    const featureVectors = new Float64Array(kept.length * dimension);
+    const column = new Float64Array(dimension);
+    for (let doc = 0; doc < n; doc++) {
+      for (let k = 0; k < dimension; k++) column[k] = projection[k * n + doc];
+      const { indices, values } = rows[doc];
+      for (let i = 0; i < indices.length; i++) {
+        const x = values[i];
+        const offset = indices[i] * dimension;
+        for (let k = 0; k < dimension; k++) featureVectors[offset + k] += x * column[k];
+      }
+    }
     const fingerprint = createHash('sha256')
       .update(JSON.stringify({ model: BUILTIN_MODEL, settings, corpus }))
       .digest('hex')
       .slice(0, 16);
-    return new BuiltinEmbedder(
-      dimension,
-      fingerprint,
-      vocabulary,
-      settings.blockWeights,
-      postings,
-      n,
-      projection,
-    );
+    return new BuiltinEmbedder(dimension, fingerprint, vocabulary, settings.blockWeights, featureVectors);
   }
 
   embedOne(text: string): Float32Array {
     const vector = vectorize(featuresOf({ text }), this.vocabulary, this.weights);
-    const docScores = new Float64Array(this.documentCount);
-    vector.indices.forEach((feature, i) => {
-      const list = this.postings[feature];
+    const dimension = this.dimension;
+    const sums = new Float64Array(dimension);
+    for (let i = 0; i < vector.indices.length; i++) {
       const weight = vector.values[i];
-      for (let j = 0; j < list.length; j += 2) docScores[list[j]] += weight * list[j + 1];
-    });
-    const out = new Float32Array(this.dimension);
-    let norm = 0;
-    for (let k = 0; k < this.dimension; k++) {
-      let sum = 0;
-      const offset = k * this.documentCount;
-      for (let d = 0; d < this.documentCount; d++) sum += this.projection[offset + d] * docScores[d];
-      out[k] = sum;
-      norm += sum * sum;
+      const offset = vector.indices[i] * dimension;
+      for (let k = 0; k < dimension; k++) sums[k] += weight * this.featureVectors[offset + k];
     }
+    let norm = 0;
+    for (let k = 0; k < dimension; k++) norm += sums[k] * sums[k];
+    const out = new Float32Array(dimension);
     if (norm > 0) {
       const scale = 1 / Math.sqrt(norm);
-      for (let k = 0; k < this.dimension; k++) out[k] *= scale;
+      for (let k = 0; k < dimension; k++) out[k] = sums[k] * scale;
     }
     return out;
   }
@@ -186,7 +176,10 @@ export class BuiltinEmbedder implements Embedder {
   }
 }
 
-/** Y = X Xᵀ Q for a row-major `n × l` Q, through the sparse rows of X (never forming X Xᵀ). */
+/**
+ * Y = X Xᵀ Q for a row-major `n × l` Q, through the sparse rows of X (never forming X Xᵀ). Plain loops with
+ * the row offsets hoisted: this is most of the fitting time. Sums run in the same order as ever.
+ */
 function gramTimes(
   rows: readonly SparseVector[],
   featureCount: number,
@@ -194,19 +187,25 @@ function gramTimes(
   l: number,
 ): Float64Array {
   const z = new Float64Array(featureCount * l);
-  rows.forEach((row, doc) => {
-    row.indices.forEach((feature, i) => {
-      const x = row.values[i];
-      for (let c = 0; c < l; c++) z[feature * l + c] += x * q[doc * l + c];
-    });
-  });
+  for (let doc = 0; doc < rows.length; doc++) {
+    const { indices, values } = rows[doc];
+    const qOffset = doc * l;
+    for (let i = 0; i < indices.length; i++) {
+      const x = values[i];
+      const zOffset = indices[i] * l;
+      for (let c = 0; c < l; c++) z[zOffset + c] += x * q[qOffset + c];
+    }
+  }
   const y = new Float64Array(rows.length * l);
-  rows.forEach((row, doc) => {
-    row.indices.forEach((feature, i) => {
-      const x = row.values[i];
-      for (let c = 0; c < l; c++) y[doc * l + c] += x * z[feature * l + c];
-    });
-  });
+  for (let doc = 0; doc < rows.length; doc++) {
+    const { indices, values } = rows[doc];
+    const yOffset = doc * l;
+    for (let i = 0; i < indices.length; i++) {
+      const x = values[i];
+      const zOffset = indices[i] * l;
+      for (let c = 0; c < l; c++) y[yOffset + c] += x * z[zOffset + c];
+    }
+  }
   return y;
 }
 

@@ -9,7 +9,11 @@
  * A question that one framework answers is usually answered by that requirement's crosswalk neighbours in the
  * others too, even when their wording shares nothing with the question. So the few best-scored requirements
  * lift the requirements a shipped crosswalk edge joins them to: a neighbour gains a share of the lifting
- * requirement's score but never passes it, so no score exceeds the blend's best and `distance` stays ≥ 0.
+ * requirement's score but never passes it.
+ *
+ * Before the lift, the best few requirements of the blend act as a second query (pseudo-relevance feedback,
+ * `FEEDBACK`): every requirement gains a share of its cosine with their centroid, and the sum is divided by
+ * 1 + that share so that scores stay in [0, 1] and `distance` = 1 − score stays ≥ 0.
  */
 import type { LibraryEdge } from '../framework.types.js';
 import { type FrameworkLibrary, requirementKey } from '../library.js';
@@ -30,6 +34,14 @@ export const SEARCH_WEIGHTS = { dense: 0.35, text: 0.35, phrases: 0.3 };
 
 /** How many of the best requirements lift their crosswalk neighbours, and by what share of their score. */
 export const CROSSWALK_LIFT = { sources: 3, share: 0.15 };
+
+/**
+ * Pseudo-relevance feedback: the centroid of the `depth` best requirements of the blend (their embeddings,
+ * weighted by score) is a second dense query, and every requirement gains `weight` × its cosine with it. A
+ * question is usually answered by several requirements written alike (the same duty in another framework, the
+ * next article); the best hits find the ones that share no word with the question.
+ */
+export const FEEDBACK = { depth: 4, weight: 0.3 };
 
 /**
  * The crosswalk neighbours of every indexed requirement, by row. Only shipped edges count: analyst edges change
@@ -96,6 +108,7 @@ export class RequirementSearch {
     cacheSize = 512,
     readonly weights = SEARCH_WEIGHTS,
     readonly lift = CROSSWALK_LIFT,
+    readonly feedback = FEEDBACK,
   ) {
     this.queryCache = new LruCache(cacheSize);
     if (lexical && (lexical.text.size !== index.size || lexical.phrases.size !== index.size)) {
@@ -135,8 +148,25 @@ export class RequirementSearch {
   /** Score of every requirement for a query, in index order: the blend, then the crosswalk lift. */
   async scores(query: string): Promise<Float32Array> {
     const scores = await this.blendedScores(query);
+    if (this.feedback.depth > 0 && this.feedback.weight > 0) this.addFeedback(scores);
     if (this.neighbours) this.liftNeighbours(scores, this.neighbours);
     return scores;
+  }
+
+  /** Every requirement gains its cosine with the centroid of the best few (weighted by their score). */
+  private addFeedback(scores: Float32Array): void {
+    const rows = this.index.bestRows(scores, this.feedback.depth);
+    const centroid = new Float32Array(this.index.dimension);
+    for (const row of rows) {
+      const vector = this.index.vector(row);
+      const weight = scores[row];
+      for (let k = 0; k < centroid.length; k++) centroid[k] += weight * vector[k];
+    }
+    const similarity = this.index.similarities(centroid);
+    const weight = this.feedback.weight;
+    for (let row = 0; row < scores.length; row++) {
+      scores[row] = (scores[row] + weight * similarity[row]) / (1 + weight);
+    }
   }
 
   /** The best requirements raise their crosswalk neighbours, up to their own score (the largest lift counts). */

@@ -41,6 +41,11 @@ export class VectorIndex {
     return this.items[row];
   }
 
+  /** The stored (L2-normalised) vector of a row; a view, not a copy. */
+  vector(row: number): Float32Array {
+    return this.matrix.subarray(row * this.dimension, (row + 1) * this.dimension);
+  }
+
   /** Cosine similarity of the query with every row, in index order. */
   similarities(query: Float32Array): Float32Array {
     if (query.length !== this.dimension) {
