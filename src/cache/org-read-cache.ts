@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import { reportCache } from '../metrics/events.js';
+import type { Ready } from '../ready.js';
 
 const CHANNEL = 'comply:org-invalidate';
 const LIBRARY_CHANNEL = 'comply:library-invalidate';
@@ -34,7 +35,7 @@ export class OrgReadCache {
   /** Bumped when every entry is dropped at once. */
   private epoch = 0;
   private subscriber: Redis | null = null;
-  private library: { revision: Promise<string>; generation: number } | undefined;
+  private library: { revision: Promise<string>; value?: string; generation: number } | undefined;
   private libraryGeneration = 0;
 
   constructor(private readonly redis: Redis | null = null) {}
@@ -60,17 +61,28 @@ export class OrgReadCache {
     return this.redis === null || this.subscriber?.status === 'ready';
   }
 
-  async get<T>(
+  /** The body at once on a hit; otherwise computed, serialized and kept (see the class comment). */
+  get<T>(
     orgId: string,
     key: string,
     compute: () => Promise<Computed<T>>,
     serialize: (value: T) => string,
-  ): Promise<string> {
+  ): Ready<string> {
     const usable = this.usable();
     const hit = usable ? this.entries.get(orgId)?.get(key) : undefined;
     const fresh = hit !== undefined && hit.validUntil > Date.now();
     reportCache('org-reads', fresh);
     if (fresh) return hit.body;
+    return this.fill(orgId, key, usable, compute, serialize);
+  }
+
+  private async fill<T>(
+    orgId: string,
+    key: string,
+    usable: boolean,
+    compute: () => Promise<Computed<T>>,
+    serialize: (value: T) => string,
+  ): Promise<string> {
     const generation = this.generations.get(orgId) ?? 0;
     const epoch = this.epoch;
     const { value, validUntil = Number.POSITIVE_INFINITY } = await compute();
@@ -111,14 +123,23 @@ export class OrgReadCache {
    * changes only on an import or an edge. Concurrent callers share one read; a read that was under way
    * when the library changed is not kept. While broadcasts could be missed, every call reads.
    */
-  libraryRevision(read: () => Promise<string>): Promise<string> {
+  libraryRevision(read: () => Promise<string>): Ready<string> {
     if (!this.usable()) return read();
-    if (this.library?.generation === this.libraryGeneration) return this.library.revision;
-    const held = { revision: read(), generation: this.libraryGeneration };
+    const current = this.library;
+    if (current?.generation === this.libraryGeneration) return current.value ?? current.revision;
+    const held: NonNullable<OrgReadCache['library']> = {
+      revision: read(),
+      generation: this.libraryGeneration,
+    };
     this.library = held;
-    held.revision.catch(() => {
-      if (this.library === held) this.library = undefined;
-    });
+    held.revision.then(
+      (revision) => {
+        held.value = revision;
+      },
+      () => {
+        if (this.library === held) this.library = undefined;
+      },
+    );
     return held.revision;
   }
 
@@ -144,7 +165,11 @@ export class OrgReadCache {
   }
 }
 
-/** Sends a body serialized earlier by the route's own response serializer; strings go out as they are. */
-export function sendSerialized(reply: FastifyReply, body: string): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(body);
+/**
+ * Sends a body serialized earlier by the route's own response serializer (a string goes out as it is). When
+ * the body is there (a cache hit) it goes out at once and the handler, returning nothing, makes no promise.
+ */
+export function sendSerialized(reply: FastifyReply, body: Ready<string>): Ready<void> {
+  if (body instanceof Promise) return body.then((text) => sendSerialized(reply, text));
+  reply.type('application/json; charset=utf-8').send(body);
 }

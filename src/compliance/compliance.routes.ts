@@ -3,6 +3,7 @@ import { sendSerialized } from '../cache/org-read-cache.js';
 import type { AppContext } from '../context.js';
 import { requireOrg } from '../orgs/orgs.service.js';
 import { principalOf } from '../plugins/auth.js';
+import { whenReady } from '../ready.js';
 import { errorResponses, OrgIdParam } from '../schemas.js';
 import {
   ComplianceSchema,
@@ -47,15 +48,16 @@ export const complianceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         response: { 200: ComplianceSchema, ...errorResponses },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const em = ctx.db.em();
       const { orgId } = request.params;
-      await requireOrg(em, orgId);
-      const body = await ctx.readCache.get(
-        orgId,
-        'compliance',
-        async () => ({ value: await currentCompliance(em, orgId) }),
-        (value) => reply.serialize(value) as string,
+      const body = whenReady(requireOrg(em, orgId), () =>
+        ctx.readCache.get(
+          orgId,
+          'compliance',
+          async () => ({ value: await currentCompliance(em, orgId) }),
+          (value) => reply.serialize(value) as string,
+        ),
       );
       return sendSerialized(reply, body);
     },

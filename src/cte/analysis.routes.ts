@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
+import { whenReady } from '../ready.js';
 import { errorResponses } from '../schemas.js';
 import { coverageOf, explainRequirement, frameworkCoverageOf, gapsOf } from './analysis.service.js';
 import {
@@ -33,11 +34,10 @@ export const analysisRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         response: { 200: GapReportSchema, ...errorResponses },
       },
     },
-    async (request, reply) => {
-      const orgId = await analysedOrg(ctx.db.em(), request, request.query.orgId);
+    (request, reply) => {
       const { frameworkId } = request.params;
-      return sendReport(ctx, reply, orgId, `gaps/${frameworkId}`, (analysis) =>
-        gapsOf(analysis, frameworkId),
+      return whenReady(analysedOrg(ctx.db.em(), request, request.query.orgId), (orgId) =>
+        sendReport(ctx, reply, orgId, `gaps/${frameworkId}`, (analysis) => gapsOf(analysis, frameworkId)),
       );
     },
   );
@@ -53,10 +53,10 @@ export const analysisRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         response: { 200: CoverageSchema, ...errorResponses },
       },
     },
-    async (request, reply) => {
-      const orgId = await analysedOrg(ctx.db.em(), request, request.query.orgId);
-      return sendReport(ctx, reply, orgId, 'coverage', coverageOf);
-    },
+    (request, reply) =>
+      whenReady(analysedOrg(ctx.db.em(), request, request.query.orgId), (orgId) =>
+        sendReport(ctx, reply, orgId, 'coverage', coverageOf),
+      ),
   );
 
   app.get(
@@ -70,11 +70,12 @@ export const analysisRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         response: { 200: FrameworkCoverageSchema, ...errorResponses },
       },
     },
-    async (request, reply) => {
-      const orgId = await analysedOrg(ctx.db.em(), request, request.query.orgId);
+    (request, reply) => {
       const { frameworkId } = request.params;
-      return sendReport(ctx, reply, orgId, `coverage/${frameworkId}`, (analysis) =>
-        frameworkCoverageOf(analysis, frameworkId),
+      return whenReady(analysedOrg(ctx.db.em(), request, request.query.orgId), (orgId) =>
+        sendReport(ctx, reply, orgId, `coverage/${frameworkId}`, (analysis) =>
+          frameworkCoverageOf(analysis, frameworkId),
+        ),
       );
     },
   );

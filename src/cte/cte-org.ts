@@ -5,12 +5,9 @@ import type { Em } from '../db.js';
 import { badRequest, forbidden } from '../errors.js';
 import { requireOrg } from '../orgs/orgs.service.js';
 import { principalOf } from '../plugins/auth.js';
+import { type Ready, whenReady } from '../ready.js';
 
-export async function analysedOrg(
-  em: Em,
-  request: FastifyRequest,
-  orgId: string | undefined,
-): Promise<string> {
+export function analysedOrg(em: Em, request: FastifyRequest, orgId: string | undefined): Ready<string> {
   const principal = principalOf(request);
   if (!isPlatform(principal)) {
     if (orgId !== undefined && orgId !== principal.orgId) {
@@ -23,6 +20,5 @@ export async function analysedOrg(
       fields: [{ field: 'querystring.orgId', message: 'is required with a platform key' }],
     });
   }
-  await requireOrg(em, orgId);
-  return orgId;
+  return whenReady(requireOrg(em, orgId), () => orgId);
 }

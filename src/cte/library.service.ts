@@ -10,6 +10,7 @@
 import type { AppContext } from '../context.js';
 import type { Em } from '../db.js';
 import { resourceNotFound } from '../errors.js';
+import type { Ready } from '../ready.js';
 import { digestOf, loadAnalystEdges } from './analyst-edges.store.js';
 import type { Framework } from './framework.types.js';
 import { loadStoredFrameworks, type StoredFrameworkRef } from './frameworks.store.js';
@@ -136,7 +137,7 @@ export async function heldLibrary(ctx: Pick<AppContext, 'readCache'>, em: Em): P
 }
 
 /** The library revision as the org read cache holds it. */
-export const heldRevision = (ctx: Pick<AppContext, 'readCache'>, em: Em): Promise<string> =>
+export const heldRevision = (ctx: Pick<AppContext, 'readCache'>, em: Em): Ready<string> =>
   ctx.readCache.libraryRevision(() => revisionNow(em));
 
 export function requireFramework(library: FrameworkLibrary, frameworkId: string): Framework {

@@ -1,6 +1,7 @@
 import { countStates, type ScoreCounts, scoreOf } from '../compliance/score.js';
 import type { Em } from '../db.js';
 import { conflict, resourceNotFound } from '../errors.js';
+import type { Ready } from '../ready.js';
 import { readRecordStates, seedIsoRecords } from '../requirements/requirements.store.js';
 import { ISO_42001 } from '../vocabulary.js';
 
@@ -14,11 +15,9 @@ export interface OrgView {
 // Orgs are never deleted, so an id once seen stays valid: this spares a query on every org-scoped request.
 const knownOrgs = new Set<string>();
 
-const ALREADY_KNOWN: Promise<void> = Promise.resolve();
-
-/** Resolves when the org exists; an org seen once answers without a query or a new promise. */
-export function requireOrg(em: Em, orgId: string): Promise<void> {
-  return knownOrgs.has(orgId) ? ALREADY_KNOWN : lookUpOrg(em, orgId);
+/** Done when the org exists, else a 404; an org seen once answers at once, without a query or a promise. */
+export function requireOrg(em: Em, orgId: string): Ready<void> {
+  return knownOrgs.has(orgId) ? undefined : lookUpOrg(em, orgId);
 }
 
 async function lookUpOrg(em: Em, orgId: string): Promise<void> {

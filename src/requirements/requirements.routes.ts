@@ -43,7 +43,9 @@ const requirementPath = (orgId: string, frameworkId: string, requirementId: stri
 export const requirementRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   // Every route here names an org: check it once for all of them.
   app.addHook('preHandler', (request, _reply, done) => {
-    requireOrg(ctx.db.em(), (request.params as { orgId: string }).orgId).then(() => done(), done);
+    const lookUp = requireOrg(ctx.db.em(), (request.params as { orgId: string }).orgId);
+    if (!(lookUp instanceof Promise)) return done();
+    lookUp.then(() => done(), done);
   });
 
   app.get(
@@ -58,7 +60,7 @@ export const requirementRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         response: { 200: OrgFrameworkListSchema, ...errorResponses },
       },
     },
-    async (request, reply) => sendReport(ctx, reply, request.params.orgId, 'frameworks', orgFrameworksOf),
+    (request, reply) => sendReport(ctx, reply, request.params.orgId, 'frameworks', orgFrameworksOf),
   );
 
   app.get(
@@ -195,7 +197,7 @@ export const requirementRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         response: { 200: FrameworkComplianceSchema, ...errorResponses },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const { orgId, frameworkId } = request.params;
       return sendReport(ctx, reply, orgId, `compliance/${frameworkId}`, (analysis) =>
         frameworkComplianceOf(analysis, frameworkId),
