@@ -5,7 +5,7 @@
  * with and without expiry, and attestations posted through the API.
  *
  *   npx tsx bench/reads.bench.ts [--connections 32] [--duration 3] [--evidence 5000] [--attestations 2000]
- *     [--rounds 3] [--only <part of a route's name>]
+ *     [--rounds 3] [--only <regular expression matching route names>]
  *
  * Each route is measured in `--rounds` pairs (its bare route, then the route itself); the table shows the
  * median of the pairs' ratios, so that one pair disturbed by the rest of the machine does not decide it.
@@ -157,7 +157,17 @@ async function main() {
     // --- Routes and their bodies ------------------------------------------------------------------
     const org = `/orgs/${ORG}`;
     const search = JSON.stringify({ query: 'human oversight of high-risk AI systems', limit: 10 });
-    const routes: { name: string; path: string; method?: 'POST'; body?: string }[] = [
+    // A question asked for the first time: the search ranks it (a repeated one is answered from memory).
+    let asked = 0;
+    const newQuestion = () =>
+      JSON.stringify({ query: `human oversight of high-risk AI systems, case ${(asked += 1)}`, limit: 10 });
+    const routes: {
+      name: string;
+      path: string;
+      method?: 'POST';
+      body?: string;
+      nextBody?: () => string;
+    }[] = [
       { name: 'GET /controls', path: '/controls' },
       { name: 'GET /orgs/{org}/controls', path: `${org}/controls` },
       { name: 'GET /orgs/{org}/compliance', path: `${org}/compliance` },
@@ -183,6 +193,13 @@ async function main() {
         path: '/cte/embeddings/distance',
         method: 'POST',
         body: search,
+      },
+      {
+        name: 'POST /cte/embeddings/distance (a new question each time)',
+        path: '/cte/embeddings/distance',
+        method: 'POST',
+        body: search,
+        nextBody: newQuestion,
       },
       { name: 'GET /orgs/{org}/attestations (page of 50)', path: `${org}/attestations?limit=50` },
       {
@@ -215,8 +232,9 @@ async function main() {
     // --- Load: each route right after its own bare route ------------------------------------------
     const table = [];
     for (const [index, route] of routes.entries()) {
-      if (args.only && !route.name.includes(args.only)) continue;
+      if (args.only && !new RegExp(args.only).test(route.name)) continue;
       const common = { connections, duration, method: route.method, body: route.body };
+      const routeBodies = route.nextBody && { nextBody: route.nextBody };
       await load('warm-up', { ...common, url: `${daemon.url}/api/v1${route.path}`, headers, duration: 1 });
       const pairs: { bare: LoadResult; route: LoadResult; ratio: number }[] = [];
       for (let round = 0; round < Number(args.rounds); round += 1) {
@@ -231,6 +249,7 @@ async function main() {
           url: `${daemon.url}/api/v1${route.path}`,
           headers,
           serverPid: daemon.process.pid,
+          ...routeBodies,
         });
         pairs.push({
           bare: bareRun,

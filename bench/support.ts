@@ -48,6 +48,8 @@ export async function load(
     body?: string;
     /** The server's process, to report its CPU time per request. */
     serverPid?: number;
+    /** A new body for every request (instead of `body`). */
+    nextBody?: () => string;
   },
 ): Promise<LoadResult> {
   const cpuBefore = options.serverPid === undefined ? 0 : cpuMicros(options.serverPid);
@@ -58,6 +60,9 @@ export async function load(
     headers: options.headers,
     method: options.method ?? 'GET',
     body: options.body,
+    ...(options.nextBody && {
+      requests: [{ setupRequest: (request) => ({ ...request, body: options.nextBody?.() }) }],
+    }),
   });
   return {
     name,

@@ -118,6 +118,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const keys = new KeyResolver(db.em, config.adminKey);
   registerAuth(app, keys);
 
+  // Public routes (health, the OpenAPI document, the console) are not rate limited: the limiter then adds
+  // no hook to them at all, where an allow-list would be asked on every request of every route.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.public) route.config = { ...route.config, rateLimit: false };
+  });
   await app.register(rateLimit, {
     global: true,
     hook: 'preParsing',
@@ -128,7 +133,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Shared counters must not become a single point of failure: if Redis is down, serve.
     skipOnError: true,
     keyGenerator: (request) => request.principal?.keyId ?? request.ip,
-    allowList: (request) => request.routeOptions.config.public === true,
     errorResponseBuilder: (_request, context) =>
       new AppError(
         'RATE_LIMITED',

@@ -10,7 +10,7 @@
 import type { AppContext } from '../context.js';
 import type { Em } from '../db.js';
 import { resourceNotFound } from '../errors.js';
-import type { Ready } from '../ready.js';
+import { type Ready, whenReady } from '../ready.js';
 import { digestOf, loadAnalystEdges } from './analyst-edges.store.js';
 import type { Framework } from './framework.types.js';
 import { loadStoredFrameworks, type StoredFrameworkRef } from './frameworks.store.js';
@@ -131,9 +131,10 @@ export async function currentLibrary(em: Em): Promise<CurrentLibrary> {
  * The current library without asking the database, when the revision the org read cache holds is the
  * one built last (see `OrgReadCache.libraryRevision`): for hot read routes. Otherwise as `currentLibrary`.
  */
-export async function heldLibrary(ctx: Pick<AppContext, 'readCache'>, em: Em): Promise<CurrentLibrary> {
-  const held = await heldRevision(ctx, em);
-  return current?.revision === held ? current : currentLibrary(em);
+export function heldLibrary(ctx: Pick<AppContext, 'readCache'>, em: Em): Ready<CurrentLibrary> {
+  return whenReady(heldRevision(ctx, em), (held) =>
+    current?.revision === held ? current : currentLibrary(em),
+  );
 }
 
 /** The library revision as the org read cache holds it. */

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Em } from '../db.js';
+import type { Ready } from '../ready.js';
 import { BUILTIN_MODEL } from './embeddings/builtin-embedder.js';
 import { createEmbedder } from './embeddings/create-embedder.js';
 import { type Embedder, libraryDocuments, type RequirementDocument } from './embeddings/embedder.js';
@@ -133,23 +134,36 @@ async function buildSearch(
 /** Builds kept: the current one and the previous one, which in-flight requests may still use. */
 const KEPT_BUILDS = 2;
 const builds = new Map<string, Promise<ReadySearch>>();
+/** Builds that have finished, so that a search of a ready index waits for nothing. */
+const finished = new WeakMap<Promise<ReadySearch>, ReadySearch>();
+/** The last finished index handed out and what it was asked with: hot routes ask with the same objects. */
+let lastHandedOut: { current: CurrentLibrary; settings: EmbeddingSettings; ready: ReadySearch } | undefined;
 
+/** The search index of this library and model: at once when it is built, else once it is. */
 export function readySearch(
   em: Em,
   current: CurrentLibrary,
   settings: EmbeddingSettings,
   log: SearchLog,
-): Promise<ReadySearch> {
+): Ready<ReadySearch> {
+  if (lastHandedOut?.current === current && lastHandedOut.settings === settings) return lastHandedOut.ready;
   // The index depends on the frameworks' texts only: an analyst edge changes the revision, not the index.
   const key = `${current.frameworksRevision}\u001f${settings.modelDir}\u001f${settings.modelName}`;
   let build = builds.get(key);
   if (!build) {
-    build = buildSearch(em, current, settings, log);
-    builds.set(key, build);
-    build.catch(() => builds.delete(key));
+    const started = buildSearch(em, current, settings, log);
+    build = started;
+    builds.set(key, started);
+    started.then(
+      (ready) => finished.set(started, ready),
+      () => builds.delete(key),
+    );
     while (builds.size > KEPT_BUILDS) builds.delete(builds.keys().next().value as string);
   }
-  return build;
+  const ready = finished.get(build);
+  if (!ready) return build;
+  lastHandedOut = { current, settings, ready };
+  return ready;
 }
 
 /** The `limit` requirements nearest to the query, with the model that ranked them. */

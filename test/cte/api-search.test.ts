@@ -174,6 +174,12 @@ describe.each(dbKinds)('CTE search API on %s', (kind) => {
         ],
       },
     };
+    // Asked before the import: the answer is kept for that index, and must not outlive it.
+    const before = await search({ query: 'rotate quantum resistant lattice keys', limit: 3 });
+    expect(before.json().results.map((hit: Hit) => hit.frameworkId)).not.toContain('quantum-safety-catalog');
+    expect((await search({ query: 'rotate quantum resistant lattice keys', limit: 3 })).body).toBe(
+      before.body,
+    );
     const imported = await t.request({ method: 'POST', url: '/api/v1/cte/frameworks/import', body: catalog });
     expect(imported.statusCode).toBe(201);
     const res = await search({ query: 'rotate quantum resistant lattice keys', limit: 3 });
