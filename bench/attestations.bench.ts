@@ -242,19 +242,37 @@ interface Server {
   stop(): Promise<void>;
 }
 
-async function spawnRole(role: 'daemon' | 'bare' | 'minimal', env: Record<string, string>): Promise<Server> {
+async function spawnRole(
+  role: 'daemon' | 'bare' | 'minimal',
+  env: Record<string, string>,
+  measured = true,
+): Promise<Server> {
   const port = 20000 + Math.floor(Math.random() * 20000);
   // COMPLY_BENCH_PROFILE_DIR=dir writes a CPU profile of each daemon and minimal server (all of its
   // run) into dir.
-  const profile = role !== 'bare' && process.env.COMPLY_BENCH_PROFILE_DIR;
+  const profile = role !== 'bare' && measured && process.env.COMPLY_BENCH_PROFILE_DIR;
   const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
   const childEnv = { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' };
+  // Node refuses --cpu-prof in NODE_OPTIONS: a profiled daemon runs the build bin/comply runs (made up to
+  // date by the set-up daemon, which is not measured), with bin/comply's own flags.
   const child: ChildProcess =
     role === 'daemon'
-      ? spawn(path.join(ROOT, 'bin/comply'), ['serve'], {
-          env: { ...childEnv, NODE_OPTIONS: [process.env.NODE_OPTIONS ?? '', ...flags].join(' ').trim() },
-          stdio: ['ignore', 'ignore', 'inherit'],
-        })
+      ? profile
+        ? spawn(
+            process.execPath,
+            [
+              ...flags,
+              '--expose-gc',
+              '--experimental-async-context-frame',
+              path.join(ROOT, 'dist/bin/comply.js'),
+              'serve',
+            ],
+            { env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] },
+          )
+        : spawn(path.join(ROOT, 'bin/comply'), ['serve'], {
+            env: childEnv,
+            stdio: ['ignore', 'ignore', 'inherit'],
+          })
       : spawn(process.execPath, [...flags, '--import', 'tsx', import.meta.filename, role], {
           env: childEnv,
           stdio: ['ignore', 'ignore', 'inherit'],
@@ -490,7 +508,7 @@ async function measure(
   try {
     // The minimal server's database gets the daemon's schema and the same org and key, from a daemon
     // that stops before anything is measured.
-    const setUp = await spawnRole('daemon', { ...daemonEnv, DATABASE_URL: minimalDatabase.url });
+    const setUp = await spawnRole('daemon', { ...daemonEnv, DATABASE_URL: minimalDatabase.url }, false);
     await setUpOrg(setUp.url, publicKeyPem).finally(() => setUp.stop());
 
     const daemon = await spawnRole('daemon', { ...daemonEnv, DATABASE_URL: daemonDatabase.url });

@@ -1,4 +1,5 @@
 import { badRequest } from '../errors.js';
+import { type Ready, whenReady } from '../ready.js';
 import { decodeSignature } from '../sidecars/ed25519.js';
 import { verifyEd25519 } from '../sidecars/ed25519.verify.js';
 import type { SidecarKeyCache } from '../sidecars/sidecar-keys.cache.js';
@@ -33,14 +34,15 @@ const refuse = (reason: SignatureFailure, keyId?: string) =>
 
 /**
  * Checks that the level and the signature agree: L0 carries none, L2 carries a valid Ed25519 signature
- * over `content` by a live key registered for the org. Throws 400 with `details.reason` otherwise.
+ * over `content` by a live key registered for the org. Throws 400 with `details.reason` otherwise (or
+ * rejects, when the key or the check had to be waited for). With the key cached, it answers at once.
  */
-export async function checkSignature(
+export function checkSignature(
   keys: SidecarKeyCache,
   orgId: string,
   body: { level: AttestationLevel; signature?: { alg: string; keyId: string; value: string } },
   content: string,
-): Promise<void> {
+): Ready<void> {
   const { signature } = body;
   if (body.level === 'L0') {
     if (signature) throw refuse('unexpected_signature');
@@ -50,10 +52,11 @@ export async function checkSignature(
   if (signature.alg !== 'Ed25519') throw refuse('unsupported_algorithm', signature.keyId);
   const bytes = decodeSignature(signature.value);
   if (!bytes) throw refuse('malformed_signature', signature.keyId);
-  const key = await keys.get(orgId, signature.keyId);
-  if (!key) throw refuse('unknown_key', signature.keyId);
-  if (key.revoked) throw refuse('revoked_key', signature.keyId);
-  if (!(await verifyEd25519(Buffer.from(content), bytes, key.key))) {
-    throw refuse('invalid_signature', signature.keyId);
-  }
+  return whenReady(keys.get(orgId, signature.keyId), (key) => {
+    if (!key) throw refuse('unknown_key', signature.keyId);
+    if (key.revoked) throw refuse('revoked_key', signature.keyId);
+    return whenReady(verifyEd25519(Buffer.from(content), bytes, key.key), (valid) => {
+      if (!valid) throw refuse('invalid_signature', signature.keyId);
+    });
+  });
 }

@@ -2,6 +2,7 @@ import type { Static } from 'typebox';
 import type { Database } from '../db.js';
 import { AppError, badRequest, conflict, invalidField } from '../errors.js';
 import { reportIngestBatch } from '../metrics/events.js';
+import { type Ready, whenReady } from '../ready.js';
 import { sidecarKeyCache } from '../sidecars/sidecar-keys.cache.js';
 import { ISO_42001 } from '../vocabulary.js';
 import { checkSignature } from './attestation.signature.js';
@@ -45,7 +46,12 @@ const RETRY_DELAY_MS = { first: 50, max: 1000 };
 
 const ok = <R>(value: R): Outcome<R> => ({ ok: true, value });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const keyOf = (row: PreparedAttestation) => rowKey(row.orgId, row.attestationId);
+
+/** An attestation waiting for its batch: its row key, and when its retry window closes (from its arrival). */
+interface QueuedAttestation extends PreparedAttestation {
+  key: string;
+  deadline: number;
+}
 
 const unavailable = () =>
   new AppError(
@@ -53,6 +59,9 @@ const unavailable = () =>
     'The database is unavailable; the attestation may not be stored. Retry with the same attestationId.',
     { retryable: true },
   );
+
+/** A check that failed before the write; a cold cache (keys, controls) needs the database too. */
+const refused = (error: unknown) => Promise.reject(isTransientDatabaseError(error) ? unavailable() : error);
 
 /** A re-post of a stored id: the same content is a harmless replay, different content a conflict. */
 function replayOf(row: PreparedAttestation, stored: AttestationRecord): Outcome<IngestResult> {
@@ -75,14 +84,9 @@ function replayOf(row: PreparedAttestation, stored: AttestationRecord): Outcome<
  * unreachable database keep retrying (they are idempotent) for a bounded window.
  */
 export class AttestationIngest {
-  private readonly batcher: Batcher<PreparedAttestation, IngestResult>;
+  private readonly batcher: Batcher<QueuedAttestation, IngestResult>;
   private readonly controls: KnownControls;
   private readonly retryWindowMs: number;
-  /**
-   * When each accepted attestation's retry window closes, counted from its arrival: a request queued
-   * behind batches that are themselves retrying must not start a fresh window when its own batch begins.
-   */
-  private readonly deadlines = new WeakMap<PreparedAttestation, number>();
 
   constructor(
     private readonly db: Database,
@@ -99,17 +103,21 @@ export class AttestationIngest {
     });
   }
 
-  /** Checks, signs off and durably stores one posted attestation. */
-  async ingest(orgId: string, body: PostedAttestation, postedBy: string | null): Promise<IngestResult> {
+  /**
+   * Checks, signs off and durably stores one posted attestation. With the org's key and the control ids
+   * cached, the checks run at once and the request waits only for its batch.
+   */
+  ingest(orgId: string, body: PostedAttestation, postedBy: string | null): Promise<IngestResult> {
+    // A request queued behind batches that are themselves retrying must not start a fresh window when its
+    // own batch begins: the window is counted from its arrival.
     const deadline = Date.now() + this.retryWindowMs;
-    let prepared: PreparedAttestation;
+    let prepared: Ready<QueuedAttestation>;
     try {
-      prepared = await this.prepare(orgId, body, postedBy);
+      prepared = this.prepare(orgId, body, postedBy, deadline);
     } catch (error) {
-      // A cold cache (keys, controls) needs the database too.
-      throw isTransientDatabaseError(error) ? unavailable() : error;
+      return refused(error);
     }
-    this.deadlines.set(prepared, deadline);
+    if (prepared instanceof Promise) return prepared.then((item) => this.batcher.add(item), refused);
     return this.batcher.add(prepared);
   }
 
@@ -118,11 +126,12 @@ export class AttestationIngest {
     return this.batcher.idle();
   }
 
-  private async prepare(
+  private prepare(
     orgId: string,
     body: PostedAttestation,
     postedBy: string | null,
-  ): Promise<PreparedAttestation> {
+    deadline: number,
+  ): Ready<QueuedAttestation> {
     const time = new Date(body.timestamp);
     if (Number.isNaN(time.getTime()) || time.toISOString() !== body.timestamp) {
       throw invalidField('body.timestamp', 'is not a valid date');
@@ -143,38 +152,43 @@ export class AttestationIngest {
         maxBytes: MAX_CONTENT_BYTES,
       });
     }
-    await checkSignature(sidecarKeyCache(this.db), orgId, body, content);
-    const unknown = await this.controls.unknown(body.controlIds);
-    if (unknown.length > 0) {
-      throw badRequest(`Unknown control ids: ${unknown.join(', ')}`, {
-        fields: [{ field: 'body.controlIds', message: 'names controls that do not exist' }],
-        unknownControlIds: unknown,
-      });
-    }
-    return {
-      orgId,
-      attestationId: body.attestationId ?? crypto.randomUUID(),
-      serverAssignedId: body.attestationId === undefined,
-      level: body.level,
-      epochId: body.epochId,
-      systemId: body.systemId ?? null,
-      controlIds: body.controlIds,
-      timestamp: body.timestamp,
-      claims: body.claims,
-      signature: body.signature
-        ? { alg: 'Ed25519', keyId: body.signature.keyId, value: body.signature.value }
-        : null,
-      content,
-      contentHash: contentHashOf(content),
-      postedBy,
-    };
+    const signed = checkSignature(sidecarKeyCache(this.db), orgId, body, content);
+    return whenReady(signed, () =>
+      whenReady(this.controls.unknown(body.controlIds), (unknown) => {
+        if (unknown.length > 0) {
+          throw badRequest(`Unknown control ids: ${unknown.join(', ')}`, {
+            fields: [{ field: 'body.controlIds', message: 'names controls that do not exist' }],
+            unknownControlIds: unknown,
+          });
+        }
+        const attestationId = body.attestationId ?? crypto.randomUUID();
+        return {
+          orgId,
+          attestationId,
+          serverAssignedId: body.attestationId === undefined,
+          level: body.level,
+          epochId: body.epochId,
+          systemId: body.systemId ?? null,
+          controlIds: body.controlIds,
+          timestamp: body.timestamp,
+          claims: body.claims,
+          signature: body.signature
+            ? { alg: 'Ed25519', keyId: body.signature.keyId, value: body.signature.value }
+            : null,
+          content,
+          contentHash: contentHashOf(content),
+          postedBy,
+          key: rowKey(orgId, attestationId),
+          deadline,
+        };
+      }),
+    );
   }
 
-  private async writeBatch(items: PreparedAttestation[]): Promise<Outcome<IngestResult>[]> {
+  private async writeBatch(items: QueuedAttestation[]): Promise<Outcome<IngestResult>[]> {
     // The batch gives up when its oldest request's window closes; one attempt is always made.
-    const deadline = Math.min(
-      ...items.map((item) => this.deadlines.get(item) ?? Date.now() + this.retryWindowMs),
-    );
+    let deadline = Number.POSITIVE_INFINITY;
+    for (const item of items) deadline = Math.min(deadline, item.deadline);
     try {
       return await this.write(items, deadline);
     } catch {
@@ -183,7 +197,7 @@ export class AttestationIngest {
   }
 
   /** One row on its own, retried while the database is unreachable and the window lasts. */
-  private async writeOne(item: PreparedAttestation, deadline: number): Promise<Outcome<IngestResult>> {
+  private async writeOne(item: QueuedAttestation, deadline: number): Promise<Outcome<IngestResult>> {
     for (let delay = RETRY_DELAY_MS.first; ; delay = Math.min(delay * 2, RETRY_DELAY_MS.max)) {
       try {
         const [outcome] = await this.write([item], deadline);
@@ -201,10 +215,10 @@ export class AttestationIngest {
    * created; rows whose id was taken (before, or earlier in this batch) are compared with what is
    * stored. Throws only if the statement failed, i.e. nothing of it was stored.
    */
-  private async write(items: PreparedAttestation[], deadline: number): Promise<Outcome<IngestResult>[]> {
+  private async write(items: QueuedAttestation[], deadline: number): Promise<Outcome<IngestResult>[]> {
     const receivedAt = new Date();
-    const primaries = new Map<string, PreparedAttestation>();
-    for (const item of items) if (!primaries.has(keyOf(item))) primaries.set(keyOf(item), item);
+    const primaries = new Map<string, QueuedAttestation>();
+    for (const item of items) if (!primaries.has(item.key)) primaries.set(item.key, item);
     const rows = [...primaries.values()];
     const started = performance.now();
     const created = await storeAttestationBatch(this.db, rows, ISO_42001, receivedAt).finally(() =>
@@ -214,8 +228,8 @@ export class AttestationIngest {
     const outcomes: Outcome<IngestResult>[] = new Array(items.length);
     const taken: number[] = [];
     items.forEach((item, index) => {
-      const primary = primaries.get(keyOf(item)) as PreparedAttestation;
-      if (!created.has(keyOf(item))) taken.push(index);
+      const primary = primaries.get(item.key) as QueuedAttestation;
+      if (!created.has(item.key)) taken.push(index);
       else if (primary === item)
         outcomes[index] = ok({ created: true, record: recordFromPrepared(item, receivedAt) });
       else outcomes[index] = replayOf(item, recordFromPrepared(primary, receivedAt));
@@ -240,7 +254,7 @@ export class AttestationIngest {
       return outcomes;
     }
     for (const index of taken) {
-      const row = stored.get(keyOf(items[index]));
+      const row = stored.get(items[index].key);
       // A row gone since the insert saw it can only be written again.
       outcomes[index] = row
         ? replayOf(items[index], recordFromRow(row))

@@ -50,16 +50,22 @@ export const attestationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const { orgId } = request.params;
-      await requireOrg(orgCheck, orgId);
-      const { created, record } = await ingest.ingest(orgId, request.body, principalOf(request).keyId);
-      if (created) {
-        reply
-          .status(201)
-          .header('location', `${request.url.split('?')[0]}/${encodeURIComponent(record.attestationId)}`);
-      }
-      return record;
+      const postedBy = principalOf(request).keyId;
+      const orgKnown = requireOrg(orgCheck, orgId);
+      const result =
+        orgKnown instanceof Promise
+          ? orgKnown.then(() => ingest.ingest(orgId, request.body, postedBy))
+          : ingest.ingest(orgId, request.body, postedBy);
+      return result.then(({ created, record }) => {
+        if (created) {
+          reply
+            .status(201)
+            .header('location', `${request.url.split('?')[0]}/${encodeURIComponent(record.attestationId)}`);
+        }
+        return record;
+      });
     },
   );
 

@@ -1,4 +1,5 @@
 import type { Database } from '../db.js';
+import type { Ready } from '../ready.js';
 
 /**
  * The control library's ids, loaded once: the library only grows (seeding at start), so an id missing
@@ -6,16 +7,21 @@ import type { Database } from '../db.js';
  */
 export class KnownControls {
   private ids: Promise<Set<string>> | null = null;
+  /** The set `ids` resolved to, once it has. */
+  private loaded: Set<string> | null = null;
 
   constructor(private readonly db: Database) {}
 
-  /** The ids among `controlIds` that are not in the library, in input order. */
-  async unknown(controlIds: string[]): Promise<string[]> {
+  /** The ids among `controlIds` that are not in the library, in input order: at once when all are known. */
+  unknown(controlIds: string[]): Ready<string[]> {
     const missing = (known: Set<string>) => controlIds.filter((id) => !known.has(id));
-    const cached = await this.load();
-    if (missing(cached).length === 0) return [];
-    this.ids = null;
-    return missing(await this.load());
+    if (this.loaded && controlIds.every((id) => this.loaded?.has(id))) return [];
+    return this.load().then((cached) => {
+      if (missing(cached).length === 0) return [];
+      this.ids = null;
+      this.loaded = null;
+      return this.load().then(missing);
+    });
   }
 
   private load(): Promise<Set<string>> {
@@ -24,9 +30,14 @@ export class KnownControls {
         .em()
         .execute<{ control_id: string }[]>('select control_id from controls')
         .then((rows) => new Set(rows.map((row) => row.control_id)));
-      loading.catch(() => {
-        if (this.ids === loading) this.ids = null;
-      });
+      loading.then(
+        (ids) => {
+          if (this.ids === loading) this.loaded = ids;
+        },
+        () => {
+          if (this.ids === loading) this.ids = null;
+        },
+      );
       this.ids = loading;
     }
     return this.ids;

@@ -1,5 +1,6 @@
 import type { Database } from '../db.js';
 import { reportCache } from '../metrics/events.js';
+import type { Ready } from '../ready.js';
 import { ed25519FromStored } from './ed25519.js';
 import type { VerifyingKey } from './ed25519.verify.js';
 import { findSidecarKey } from './sidecar-keys.service.js';
@@ -19,16 +20,20 @@ const MAX_ENTRIES = 10_000;
  * cached, so a key registered elsewhere works at once.
  */
 export class SidecarKeyCache {
-  private readonly entries = new Map<string, { state: Promise<SidecarKeyState | null>; expiresAt: number }>();
+  private readonly entries = new Map<
+    string,
+    { state: Promise<SidecarKeyState | null>; found?: SidecarKeyState; expiresAt: number }
+  >();
 
   constructor(private readonly db: Database) {}
 
-  get(orgId: string, keyId: string): Promise<SidecarKeyState | null> {
+  /** The key's state: at once when it is cached and looked up already, else once the lookup answers. */
+  get(orgId: string, keyId: string): Ready<SidecarKeyState | null> {
     const cacheKey = `${orgId}\u0000${keyId}`;
     const cached = this.entries.get(cacheKey);
     const hit = cached !== undefined && cached.expiresAt > Date.now();
     reportCache('sidecar-keys', hit);
-    if (hit) return cached.state;
+    if (hit) return cached.found ?? cached.state;
     const state = findSidecarKey(this.db.em(), orgId, keyId).then((row) =>
       row
         ? {
@@ -38,12 +43,18 @@ export class SidecarKeyCache {
         : null,
     );
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    const entry = { state, expiresAt: Date.now() + TTL_MS };
+    const entry: { state: typeof state; found?: SidecarKeyState; expiresAt: number } = {
+      state,
+      expiresAt: Date.now() + TTL_MS,
+    };
     this.entries.set(cacheKey, entry);
     const forget = () => {
       if (this.entries.get(cacheKey) === entry) this.entries.delete(cacheKey);
     };
-    state.then((found) => found || forget(), forget);
+    state.then((found) => {
+      if (found) entry.found = found;
+      else forget();
+    }, forget);
     return state;
   }
 
