@@ -25,7 +25,7 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import sodium from 'sodium-native';
 import { buildAttestation, signAttestation } from '../src/attestations/client.js';
-import { ROOT } from './support.js';
+import { cpuSeconds, ROOT } from './support.js';
 
 const ADMIN_KEY = `bench-admin-${randomBytes(12).toString('hex')}`;
 const PG_ADMIN_URL = process.env.COMPLY_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -367,16 +367,6 @@ interface LoadResult {
    * generator.
    */
   cpu: { server: number; postgres: number; loadGenerator: number };
-}
-
-/** CPU seconds (user + system, all threads) of a process, from /proc; 0 where /proc is missing. */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
 }
 
 /** The PostgreSQL backends serving a database: the daemon's pooled connections. */

@@ -159,8 +159,10 @@ async function main() {
     const search = JSON.stringify({ query: 'human oversight of high-risk AI systems', limit: 10 });
     // A question asked for the first time: the search ranks it (a repeated one is answered from memory).
     let asked = 0;
-    const newQuestion = () =>
-      JSON.stringify({ query: `human oversight of high-risk AI systems, case ${(asked += 1)}`, limit: 10 });
+    const newQuestion = () => {
+      asked += 1;
+      return JSON.stringify({ query: `human oversight of high-risk AI systems, case ${asked}`, limit: 10 });
+    };
     const routes: {
       name: string;
       path: string;

@@ -24,17 +24,18 @@ export interface LoadResult {
   cpuMicrosPerRequest?: number;
 }
 
-const CLOCK_TICKS_PER_SECOND = 100;
-
 /**
- * A process's CPU time so far in microseconds (Linux: /proc/<pid>/stat, user + system). Unlike throughput,
- * it hardly moves when something else loads the machine, so it shows what a change saved even then.
+ * CPU seconds (user + system, all threads) of a process, from /proc; 0 where /proc is missing. Unlike
+ * throughput it hardly moves when something else loads the machine, so it shows what a change saved even
+ * then.
  */
-export function cpuMicros(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields 14 and 15 of stat(5), counted from the state (field 3) after the command name.
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS_PER_SECOND;
+export function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
 }
 
 export async function load(
@@ -52,7 +53,7 @@ export async function load(
     nextBody?: () => string;
   },
 ): Promise<LoadResult> {
-  const cpuBefore = options.serverPid === undefined ? 0 : cpuMicros(options.serverPid);
+  const cpuBefore = options.serverPid === undefined ? 0 : cpuSeconds(options.serverPid);
   const result = await autocannon({
     url: options.url,
     connections: options.connections ?? 16,
@@ -74,7 +75,9 @@ export async function load(
     cpuMicrosPerRequest:
       options.serverPid === undefined
         ? undefined
-        : Math.round((cpuMicros(options.serverPid) - cpuBefore) / Math.max(1, result.requests.total)),
+        : Math.round(
+            ((cpuSeconds(options.serverPid) - cpuBefore) * 1e6) / Math.max(1, result.requests.total),
+          ),
   };
 }
 
