@@ -137,11 +137,11 @@ describe('search quality on both halves of the plain-language set (built-in embe
 
   it('keeps the held-out test half above its floor too, so a regression on unseen queries fails', async () => {
     const { recallAt5, mrr, ndcg } = await evaluateSearch(search, held);
-    // Measured 0.577, 0.850 and 0.679 (0.502, 0.807 and 0.600 before); never tuned on. The floor leaves a
-    // margin for ties.
-    expect(recallAt5).toBeGreaterThanOrEqual(0.54);
+    // Measured 0.595, 0.847 and 0.696 (0.577, 0.850 and 0.679 before the feedback step and the further
+    // voices; 0.502, 0.807 and 0.600 at first); never tuned on. The floor leaves a margin for ties.
+    expect(recallAt5).toBeGreaterThanOrEqual(0.56);
     expect(mrr).toBeGreaterThanOrEqual(0.81);
-    expect(ndcg).toBeGreaterThanOrEqual(0.64);
+    expect(ndcg).toBeGreaterThanOrEqual(0.66);
   });
 
   it('answers a question in everyday words with requirements of several frameworks', async () => {
