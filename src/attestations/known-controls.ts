@@ -14,8 +14,9 @@ export class KnownControls {
 
   /** The ids among `controlIds` that are not in the library, in input order: at once when all are known. */
   unknown(controlIds: string[]): Ready<string[]> {
+    const loaded = this.loaded;
+    if (loaded && controlIds.every((id) => loaded.has(id))) return [];
     const missing = (known: Set<string>) => controlIds.filter((id) => !known.has(id));
-    if (this.loaded && controlIds.every((id) => this.loaded?.has(id))) return [];
     return this.load().then((cached) => {
       if (missing(cached).length === 0) return [];
       this.ids = null;
