@@ -3,7 +3,8 @@ import type { Redis } from 'ioredis';
 import { reportCache } from '../metrics/events.js';
 import type { Ready } from '../ready.js';
 
-const CHANNEL = 'comply:org-invalidate';
+/** Where an instance announces that an org was written (the message is the org id). */
+export const ORG_INVALIDATION_CHANNEL = 'comply:org-invalidate';
 const LIBRARY_CHANNEL = 'comply:library-invalidate';
 const MAX_ENTRIES_PER_ORG = 256;
 
@@ -23,9 +24,10 @@ export interface Computed<T> {
  * org invalidates them. Writers invalidate after their transaction commits; a read that began before an
  * invalidation never stores its (possibly older) result, so no stale entry survives a write.
  *
- * With Redis, invalidations are broadcast so that every daemon instance drops its copy. While this
- * instance is not subscribed it could miss another's broadcast, so it then reads through without caching,
- * and it forgets everything when the subscription comes back.
+ * With Redis, invalidations are broadcast so that every daemon instance drops its copy: once per org and
+ * turn of the event loop, however many writes the turn answered (an ingest batch answers hundreds at once).
+ * While this instance is not subscribed it could miss another's broadcast, so it then reads through without
+ * caching, and it forgets everything when the subscription comes back.
  *
  * It holds the library revision the same way (see `libraryRevision`): the reports it caches are keyed by it.
  */
@@ -37,6 +39,8 @@ export class OrgReadCache {
   private subscriber: Redis | null = null;
   private library: { revision: Promise<string>; value?: string; generation: number } | undefined;
   private libraryGeneration = 0;
+  /** Orgs written since the last broadcast went out. */
+  private readonly unannounced = new Set<string>();
 
   constructor(private readonly redis: Redis | null = null) {}
 
@@ -54,7 +58,7 @@ export class OrgReadCache {
     );
     subscriber.on('error', () => {});
     subscriber.on('ready', () => this.clear());
-    subscriber.subscribe(CHANNEL, LIBRARY_CHANNEL).catch(() => {});
+    subscriber.subscribe(ORG_INVALIDATION_CHANNEL, LIBRARY_CHANNEL).catch(() => {});
   }
 
   private usable(): boolean {
@@ -154,10 +158,20 @@ export class OrgReadCache {
     this.redis?.publish(LIBRARY_CHANNEL, '').catch(() => {});
   }
 
+  /** After a write to the org has committed: drops its entries here at once, and tells the others. */
   invalidate(orgId: string): void {
     this.drop(orgId);
-    // Best effort: a lost broadcast must not fail the write that already committed.
-    this.redis?.publish(CHANNEL, orgId).catch(() => {});
+    if (!this.redis) return;
+    if (this.unannounced.size === 0) setImmediate(() => this.announce());
+    this.unannounced.add(orgId);
+  }
+
+  private announce(): void {
+    for (const orgId of this.unannounced) {
+      // Best effort: a lost broadcast must not fail the write that already committed.
+      this.redis?.publish(ORG_INVALIDATION_CHANNEL, orgId).catch(() => {});
+    }
+    this.unannounced.clear();
   }
 
   async close(): Promise<void> {

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { ORG_INVALIDATION_CHANNEL, OrgReadCache } from '../../src/cache/org-read-cache.js';
 import { listOrgControls } from '../../src/controls/controls.service.js';
 import { InProcessJobRunner } from '../../src/jobs/in-process.runner.js';
 import { createOrg } from '../../src/orgs/orgs.service.js';
@@ -130,6 +131,35 @@ describe('cached org reads across daemon instances', () => {
         interval: 20,
       });
     }));
+});
+
+describe('org invalidation broadcasts', () => {
+  it('go out once per org and turn of the event loop, however many writes the turn answered', async () => {
+    const publisher = new Redis(REDIS_TEST_URL);
+    const listener = new Redis(REDIS_TEST_URL);
+    const org = `burst-${randomBytes(4).toString('hex')}`;
+    const heard: string[] = [];
+    try {
+      listener.on('message', (_channel, orgId: string) => {
+        if (orgId.startsWith(org)) heard.push(orgId);
+      });
+      await listener.subscribe(ORG_INVALIDATION_CHANNEL);
+      const cache = new OrgReadCache(publisher);
+      // An ingest batch answers its writes together: a hundred to one org, one to another.
+      for (let write = 0; write < 100; write += 1) cache.invalidate(org);
+      cache.invalidate(`${org}-other`);
+      await vi.waitFor(() => expect(heard).toHaveLength(2), { timeout: 5000, interval: 10 });
+      expect(heard.sort()).toEqual([org, `${org}-other`]);
+      // A write in a later turn is announced again.
+      cache.invalidate(org);
+      await vi.waitFor(() => expect(heard).toHaveLength(3), { timeout: 5000, interval: 10 });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(heard).toHaveLength(3);
+    } finally {
+      listener.disconnect();
+      await publisher.quit();
+    }
+  });
 });
 
 /** The smallest OSCAL catalog the import accepts: one group, one control. */
