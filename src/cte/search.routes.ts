@@ -7,34 +7,26 @@ import { errorResponses } from '../schemas.js';
 import { SearchBody, SearchResultSchema } from './cte.schemas.js';
 import { heldLibrary } from './library.service.js';
 import { type ReadySearch, readySearch } from './search.service.js';
-
-/** Questions whose answers are kept per search index; the oldest goes first (a full answer is about 15 kB). */
-const QUESTIONS_PER_INDEX = 512;
+import { KeptAnswers } from './search-answers.js';
 
 export const searchRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   // Ranking is a pure function of the index, the query and the limit, and an index never changes once
   // built: the same question (a search box typed into again, an assistant asking twice, a CI job) is
   // answered from its serialized answer. A new index (an import) starts with none. Keyed by the query as
   // parsed, then the limit, so that a hit builds no key.
-  const answers = new WeakMap<ReadySearch, Map<string, Map<number, string>>>();
+  const answers = new WeakMap<ReadySearch, KeptAnswers>();
   const answer = (ready: ReadySearch, query: string, limit: number, reply: FastifyReply): Ready<string> => {
-    let questions = answers.get(ready);
-    if (!questions) {
-      questions = new Map();
-      answers.set(ready, questions);
+    let kept = answers.get(ready);
+    if (!kept) {
+      kept = new KeptAnswers();
+      answers.set(ready, kept);
     }
-    const body = questions.get(query)?.get(limit);
+    const body = kept.get(query, limit);
     if (body !== undefined) return body;
-    const kept = questions;
+    const keep = kept;
     return ready.search.search(query, limit).then((result) => {
       const text = reply.serialize(result) as string;
-      let byLimit = kept.get(query);
-      if (!byLimit) {
-        if (kept.size >= QUESTIONS_PER_INDEX) kept.delete(kept.keys().next().value as string);
-        byLimit = new Map();
-        kept.set(query, byLimit);
-      }
-      byLimit.set(limit, text);
+      keep.set(query, limit, text);
       return text;
     });
   };
