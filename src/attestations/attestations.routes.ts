@@ -3,6 +3,7 @@ import { sendSerialized } from '../cache/org-read-cache.js';
 import type { AppContext } from '../context.js';
 import { requireOrg } from '../orgs/orgs.service.js';
 import { principalOf } from '../plugins/auth.js';
+import { whenReady } from '../ready.js';
 import { ErrorEnvelopeSchema, errorResponses, OrgIdParam } from '../schemas.js';
 import { AttestationIngest } from './attestations.ingest.js';
 import { getAttestation, listAttestations } from './attestations.query.js';
@@ -53,12 +54,11 @@ export const attestationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     (request, reply) => {
       const { orgId } = request.params;
       const postedBy = principalOf(request).keyId;
-      const orgKnown = requireOrg(orgCheck, orgId);
-      const result =
-        orgKnown instanceof Promise
-          ? orgKnown.then(() => ingest.ingest(orgId, request.body, postedBy))
-          : ingest.ingest(orgId, request.body, postedBy);
-      return result.then(({ created, record }) => {
+      // A known org goes straight to the ingest, which answers with a promise either way.
+      const result = whenReady(requireOrg(orgCheck, orgId), () =>
+        ingest.ingest(orgId, request.body, postedBy),
+      );
+      return Promise.resolve(result).then(({ created, record }) => {
         if (created) {
           reply
             .status(201)
