@@ -24,6 +24,34 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * One statement with bind parameters on the driver's own client, committed on its own: on PostgreSQL the pool
+ * (a named statement stays prepared on each pooled connection, so it is neither parsed nor planned again),
+ * on PGlite the instance itself, whose queries wait for any transaction in progress to end (the ORM's query
+ * layer would run the statement inside another caller's open transaction there). For hot writes that need
+ * no ORM transaction.
+ */
+export async function autocommitted<R>(
+  db: Database,
+  statement: { name: string; text: string },
+  values: unknown[],
+): Promise<R[]> {
+  const client = (await db.orm.em.getConnection().getNativeClient()) as {
+    query(
+      query: string | { name: string; text: string; values: unknown[] },
+      values?: unknown[],
+    ): Promise<{
+      rows: R[];
+    }>;
+  };
+  // PGlite takes no statement name and parses each time.
+  const { rows } =
+    db.kind === 'postgresql'
+      ? await client.query({ ...statement, values })
+      : await client.query(statement.text, values);
+  return rows;
+}
+
 export interface OpenDatabaseOptions {
   /** PGlite only: an in-memory database (tests). */
   inMemory?: boolean;

@@ -3,6 +3,7 @@ import type { Database } from '../db.js';
 import { AppError, badRequest, conflict, invalidField } from '../errors.js';
 import { reportIngestBatch } from '../metrics/events.js';
 import { type Ready, whenReady } from '../ready.js';
+import { EvidenceFolding } from '../requirements/evidence-folding.js';
 import { sidecarKeyCache } from '../sidecars/sidecar-keys.cache.js';
 import { ISO_42001 } from '../vocabulary.js';
 import { checkSignature } from './attestation.signature.js';
@@ -86,6 +87,7 @@ function replayOf(row: PreparedAttestation, stored: AttestationRecord): Outcome<
 export class AttestationIngest {
   private readonly batcher: Batcher<QueuedAttestation, IngestResult>;
   private readonly controls: KnownControls;
+  private readonly folding: EvidenceFolding;
   private readonly retryWindowMs: number;
 
   constructor(
@@ -93,6 +95,7 @@ export class AttestationIngest {
     options: IngestOptions = {},
   ) {
     this.controls = new KnownControls(db);
+    this.folding = new EvidenceFolding(db);
     this.retryWindowMs = options.retryWindowMs ?? 15_000;
     const maxEvidence = options.maxBatchEvidenceRows ?? 2048;
     this.batcher = new Batcher((items) => this.writeBatch(items), {
@@ -122,8 +125,9 @@ export class AttestationIngest {
   }
 
   /** Waits for every write in progress (shutdown). */
-  close(): Promise<void> {
-    return this.batcher.idle();
+  async close(): Promise<void> {
+    await this.batcher.idle();
+    await this.folding.close();
   }
 
   private prepare(
@@ -224,6 +228,8 @@ export class AttestationIngest {
     const created = await storeAttestationBatch(this.db, rows, ISO_42001, receivedAt).finally(() =>
       reportIngestBatch({ rows: rows.length, seconds: (performance.now() - started) / 1000 }),
     );
+
+    for (const row of rows) if (created.has(row.key)) this.folding.touched(row.orgId);
 
     const outcomes: Outcome<IngestResult>[] = new Array(items.length);
     const taken: number[] = [];

@@ -1,5 +1,5 @@
-import type { Pool } from 'pg';
-import type { Database, Em } from '../db.js';
+import { autocommitted, type Database, type Em } from '../db.js';
+import { EVIDENCE_PIECES_CTE } from '../requirements/requirements.store.js';
 import type { AttestationRecord } from './attestation-content.js';
 
 /** An attestation checked and ready to write: everything but the database's verdict is known. */
@@ -31,15 +31,16 @@ export const rowKey = (orgId: string, attestationId: string) => `${orgId}\u0000$
  * The whole write of an ingest batch as one statement: the attestations (a row whose id exists already,
  * committed or committed meanwhile by a concurrent writer the statement waits for, is skipped: the unique
  * key, not a prior read, decides), one evidence row per control of each attestation inserted, and the
- * roll-up of those evidence rows into their requirement records (as `addEvidenceRollups` moves it for an
- * attestation's evidence, which never expires). One statement commits on its own, so the batch costs one
- * round trip and holds no connection idle in a transaction. Attestations go in key order and roll-up rows
- * are locked in key order, so that concurrent batches take their locks in the same order (without the
- * `order by … for update`, batches touching the same records deadlock).
+ * roll-up pieces of those evidence rows (`EVIDENCE_PIECES_CTE`, which appends and locks no shared row, so
+ * concurrent batches never wait on each other's commits). One statement commits on its own, so the batch
+ * costs one round trip and holds no connection idle in a transaction. Attestations go in key order, so that
+ * concurrent batches meet on the unique key in the same order.
  *
  * Parameters are arrays, one per column, so the text is the same for every batch size.
  */
-const STORE_BATCH_SQL = `
+const STORE_BATCH = {
+  name: 'comply-store-attestations',
+  text: `
 with input as (
   select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[],
       $7::text[], $8::text[], $9::boolean[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
@@ -62,22 +63,9 @@ with input as (
   join inserted a on a.org_id = e.org_id and a.attestation_id = e.attestation_id collate "C"
   join input i on i.org_id = e.org_id and i.attestation_id = e.attestation_id
   returning org_id, framework_id, requirement_id
-), counts as (
-  select org_id, framework_id, requirement_id, count(*)::int as added from new_evidence
-  group by org_id, framework_id, requirement_id
-), locked as materialized (
-  select r.org_id, r.framework_id, r.requirement_id, c.added
-  from requirement_records r join counts c using (org_id, framework_id, requirement_id)
-  order by r.org_id, r.framework_id, r.requirement_id
-  for update of r
-), rolled_up as (
-  update requirement_records r set evidence_count = r.evidence_count + l.added,
-    evidence_attestation_count = r.evidence_attestation_count + l.added,
-    evidence_never_expires = true
-  from locked l
-  where r.org_id = l.org_id and r.framework_id = l.framework_id and r.requirement_id = l.requirement_id
-)
-select org_id, attestation_id from inserted`;
+), ${EVIDENCE_PIECES_CTE}
+select org_id, attestation_id from inserted`,
+};
 
 /** What an attestation's evidence row says about it (one row per control it names). */
 const evidenceTitle = (row: PreparedAttestation) => `${row.level} attestation ${row.attestationId}`;
@@ -85,11 +73,8 @@ const evidenceDescription = (row: PreparedAttestation) =>
   `Epoch ${row.epochId}${row.systemId ? `, AI system ${row.systemId}` : ''}`;
 
 /**
- * Stores a batch of distinct attestations with their evidence (of `frameworkId`) and its roll-up, in one
- * statement (STORE_BATCH_SQL), and returns the keys of the attestations that were new. Runs on the
- * driver's own client with bind parameters: on PostgreSQL the pool (an autocommitted statement), on
- * PGlite the instance itself, whose queries wait for any transaction in progress to end (the ORM's
- * query layer would run it inside another caller's open transaction there).
+ * Stores a batch of distinct attestations with their evidence (of `frameworkId`) and its roll-up pieces, in
+ * one autocommitted statement (STORE_BATCH_SQL), and returns the keys of the attestations that were new.
  */
 export async function storeAttestationBatch(
   db: Database,
@@ -99,8 +84,7 @@ export async function storeAttestationBatch(
 ): Promise<Set<string>> {
   const column = <T>(pick: (row: PreparedAttestation) => T) => rows.map(pick);
   const evidence = rows.flatMap((row) => row.controlIds.map((controlId) => [row, controlId] as const));
-  const client = await db.orm.em.getConnection().getNativeClient();
-  const values = [
+  const inserted = await autocommitted<{ org_id: string; attestation_id: string }>(db, STORE_BATCH, [
     column((row) => row.orgId),
     column((row) => row.attestationId),
     column((row) => row.level),
@@ -120,14 +104,7 @@ export async function storeAttestationBatch(
     evidence.map(([row]) => row.orgId),
     evidence.map(([row]) => row.attestationId),
     evidence.map(([, controlId]) => controlId),
-  ];
-  // PostgreSQL keeps the statement prepared on each pooled connection (named), so a batch is neither
-  // parsed nor planned again; PGlite takes no name and parses it each time.
-  const { rows: inserted } = (
-    db.kind === 'postgresql'
-      ? await (client as Pool).query({ name: 'comply-store-attestations', text: STORE_BATCH_SQL, values })
-      : await (client as Pick<Pool, 'query'>).query(STORE_BATCH_SQL, values)
-  ) as { rows: { org_id: string; attestation_id: string }[] };
+  ]);
   return new Set(inserted.map((row) => rowKey(row.org_id, row.attestation_id)));
 }
 

@@ -10,6 +10,7 @@ import { Migration20261124000700Assessments } from './Migration20261124000700Ass
 import { Migration20261124000800EvidenceExpiry } from './Migration20261124000800EvidenceExpiry.js';
 import { Migration20261124001000AnalystEdges } from './Migration20261124001000AnalystEdges.js';
 import { Migration20261124001100AttestationEpochCounts } from './Migration20261124001100AttestationEpochCounts.js';
+import { Migration20261125000100RequirementEvidencePieces } from './Migration20261125000100RequirementEvidencePieces.js';
 
 /** Every migration, in order. Listed explicitly so the same set runs from source, tests and builds. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   Migration20261124000800EvidenceExpiry,
   Migration20261124001000AnalystEdges,
   Migration20261124001100AttestationEpochCounts,
+  Migration20261125000100RequirementEvidencePieces,
 ];

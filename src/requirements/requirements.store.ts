@@ -16,8 +16,11 @@
  * - Expiry: a requirement's evidence has "all expired" when it has evidence, none of it is open-ended and
  *   the latest expiry is not after the instant asked about (`EVIDENCE_EXPIRED`); an item is expired from
  *   the instant its `expiresAt` is reached (`isExpired`).
+ * - A record's evidence roll-up is its columns plus its attestation evidence pieces
+ *   (`requirement_evidence_pieces`): ingest appends pieces instead of locking the record's row, every read
+ *   of a roll-up goes through `RECORDS`, and `foldEvidencePieces` moves pieces into the columns now and then.
  */
-import type { Em } from '../db.js';
+import { autocommitted, type Database, type Em } from '../db.js';
 import { type EvidenceType, ISO_42001, type RequirementStatus } from '../vocabulary.js';
 
 export type ChangedField = 'status' | 'applicable';
@@ -25,6 +28,21 @@ export type ChangedField = 'status' | 'applicable';
 /** An item is expired from the instant `expiresAt` is reached. */
 export const isExpired = (expiresAt: Date | string | null, now: Date) =>
   expiresAt !== null && new Date(expiresAt).getTime() <= now.getTime();
+
+/**
+ * `requirement_records` with the attestation evidence pieces not yet folded in, as every read of a roll-up
+ * sees it (alias it `r`). Attestation evidence never expires, so a record with pieces has open-ended
+ * evidence. The per-record sum is an index range scan over the few pieces left since the last fold.
+ */
+const RECORDS = `(select r.org_id, r.framework_id, r.requirement_id, r.status, r.applicable, r.justification,
+    r.reviewer, r.owner, r.note, r.updated_at, r.evidence_document_count, r.evidence_link_count,
+    r.evidence_expires_max,
+    r.evidence_count + coalesce(p.attestations, 0) as evidence_count,
+    r.evidence_attestation_count + coalesce(p.attestations, 0) as evidence_attestation_count,
+    r.evidence_never_expires or p.attestations is not null as evidence_never_expires
+  from requirement_records r cross join lateral (select sum(p.attestations)::int as attestations
+    from requirement_evidence_pieces p
+    where p.org_id = r.org_id and p.framework_id = r.framework_id and p.requirement_id = r.requirement_id) p)`;
 
 /** The "all evidence expired" rule over a record's roll-up (alias `r`); its one parameter is the instant. */
 const EVIDENCE_EXPIRED = `coalesce(r.evidence_count > 0 and not r.evidence_never_expires
@@ -103,7 +121,7 @@ export async function readRecordStates(
        ${EVIDENCE_EXPIRED} as "evidenceExpired",
        case when r.evidence_count > 0 and not r.evidence_never_expires and r.evidence_expires_max > ?::timestamptz
          then r.evidence_expires_max end as "expiresAt"
-     from requirement_records r where r.org_id = ?${frameworkFilter}`,
+     from ${RECORDS} r where r.org_id = ?${frameworkFilter}`,
     [now, now, orgId, ...(options.frameworkId === undefined ? [] : [options.frameworkId])],
   );
 }
@@ -130,7 +148,7 @@ export async function readRecordViews(
        r.note, r.updated_at as "updatedAt", r.evidence_count as "evidenceCount",
        ${EVIDENCE_EXPIRED} as "evidenceExpired", r.evidence_expires_max as "evidenceExpiresMax",
        coalesce(latest.items, '[]'::json) as evidence
-     from requirement_records r
+     from ${RECORDS} r
      left join lateral (
        select json_agg(json_build_object('evidenceId', e.evidence_id, 'type', e.type, 'title', e.title,
          'createdAt', e.created_at, 'expiresAt', e.expires_at) order by e.created_at desc, e.evidence_id desc) items
@@ -332,14 +350,63 @@ export async function addEvidenceRollups(tx: Em, deltas: EvidenceRollupDelta[]):
 }
 
 /**
+ * A common table expression for a statement that inserted attestation evidence as `new_evidence(org_id,
+ * framework_id, requirement_id)`: appends one roll-up piece per record it added to. Nothing it writes is
+ * shared between statements, so concurrent ingest batches never wait on each other here (an update of the
+ * records would hold their rows locked until commit).
+ */
+export const EVIDENCE_PIECES_CTE = `evidence_pieces as (
+  insert into requirement_evidence_pieces (org_id, framework_id, requirement_id, attestations)
+  select org_id, framework_id, requirement_id, count(*)::int from new_evidence
+  group by org_id, framework_id, requirement_id
+)`;
+
+/**
+ * Moves an org's roll-up pieces into its records, in one statement: a reader sees the pieces or the moved
+ * counts, never both or neither. Concurrent folds count nothing twice (a piece another fold deleted first is
+ * skipped), and the records are locked in key order as `addEvidenceRollups` locks them. A piece of a record
+ * that does not exist is dropped, as an update of the missing record would have been. Returns how many
+ * pieces it folded.
+ */
+export async function foldEvidencePieces(db: Database, orgId: string): Promise<number> {
+  const [row] = await autocommitted<{ folded: number }>(db, FOLD_PIECES, [orgId]);
+  return row.folded;
+}
+
+const FOLD_PIECES = {
+  name: 'comply-fold-evidence-pieces',
+  text: `
+with folded as (
+  delete from requirement_evidence_pieces where org_id = $1
+  returning framework_id, requirement_id, attestations
+), sums as (
+  select framework_id, requirement_id, sum(attestations)::int as added from folded
+  group by framework_id, requirement_id
+), locked as materialized (
+  select r.framework_id, r.requirement_id, s.added
+  from requirement_records r join sums s using (framework_id, requirement_id)
+  where r.org_id = $1
+  order by r.framework_id, r.requirement_id
+  for update of r
+), moved as (
+  update requirement_records r set evidence_count = r.evidence_count + l.added,
+    evidence_attestation_count = r.evidence_attestation_count + l.added,
+    evidence_never_expires = true
+  from locked l
+  where r.org_id = $1 and r.framework_id = l.framework_id and r.requirement_id = l.requirement_id
+)
+select count(*)::int as folded from folded`,
+};
+
+/**
  * A scalar subquery giving a record's evidence total (of one type when given), 0 without a record; its
  * three parameters are org, framework and requirement. Lets an evidence page read its total in the same
  * statement as its rows.
  */
 export function evidenceTotalSql(type?: EvidenceType): string {
   const column = type ? `evidence_${type}_count` : 'evidence_count';
-  return `coalesce((select ${column} from requirement_records
-    where org_id = ? and framework_id = ? and requirement_id = ?), 0)`;
+  return `coalesce((select r.${column} from ${RECORDS} r
+    where r.org_id = ? and r.framework_id = ? and r.requirement_id = ?), 0)`;
 }
 
 /** One logged change, as history and roll-ups unwind it. */
@@ -435,7 +502,7 @@ export async function readRecords(em: Em, orgId: string, frameworkId?: string): 
   const rows = await em.execute<(Omit<RecordRow, 'updatedAt'> & { updatedAt: Date | string })[]>(
     `select framework_id as "frameworkId", requirement_id as "requirementId", status, applicable,
        justification, reviewer, owner, note, updated_at as "updatedAt", evidence_count::int as "evidenceCount"
-     from requirement_records where org_id = ?${frameworkId === undefined ? '' : ' and framework_id = ?'}
+     from ${RECORDS} r where org_id = ?${frameworkId === undefined ? '' : ' and framework_id = ?'}
      order by framework_id, requirement_id`,
     frameworkId === undefined ? [orgId] : [orgId, frameworkId],
   );

@@ -183,7 +183,7 @@ describe.each(dbKinds)('evidence on %s', (kind) => {
       expect((await page('type=document')).total).toBe(0);
     });
 
-    it('keeps every roll-up column equal to the rows it sums up', async () => {
+    it('keeps every roll-up (columns and unfolded attestation pieces) equal to the rows it sums up', async () => {
       const mismatches = await t.db.em().execute(
         `select oc.requirement_id as control_id from requirement_records oc
          left join (select org_id, framework_id, requirement_id, count(*)::int as total,
@@ -192,17 +192,20 @@ describe.each(dbKinds)('evidence on %s', (kind) => {
              count(*) filter (where type = 'link')::int as links
            from evidence group by org_id, framework_id, requirement_id) e on e.org_id = oc.org_id
            and e.framework_id = oc.framework_id and e.requirement_id = oc.requirement_id
-         where oc.evidence_count <> coalesce(e.total, 0)
-           or oc.evidence_attestation_count <> coalesce(e.attestations, 0)
+         left join (select org_id, framework_id, requirement_id, sum(attestations)::int as added
+           from requirement_evidence_pieces group by org_id, framework_id, requirement_id) p
+           on p.org_id = oc.org_id and p.framework_id = oc.framework_id and p.requirement_id = oc.requirement_id
+         where oc.evidence_count + coalesce(p.added, 0) <> coalesce(e.total, 0)
+           or oc.evidence_attestation_count + coalesce(p.added, 0) <> coalesce(e.attestations, 0)
            or oc.evidence_document_count <> coalesce(e.documents, 0)
            or oc.evidence_link_count <> coalesce(e.links, 0)`,
       );
       expect(mismatches).toEqual([]);
-      const [{ controls }] = await t.db
-        .em()
-        .execute<{ controls: number }[]>(
-          `select count(*)::int as controls from requirement_records where evidence_count > 0`,
-        );
+      const [{ controls }] = await t.db.em().execute<{ controls: number }[]>(
+        `select count(*)::int as controls from requirement_records r
+           where evidence_count > 0 or exists (select 1 from requirement_evidence_pieces p
+             where p.org_id = r.org_id and p.framework_id = r.framework_id and p.requirement_id = r.requirement_id)`,
+      );
       expect(controls).toBeGreaterThan(1);
     });
 
