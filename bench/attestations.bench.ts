@@ -1,7 +1,8 @@
 /**
  * L2 attestation ingest against real PostgreSQL, measured in one run against the least work an ingest
- * needs (the minimal server below) and against a bare Fastify POST route. Each server runs in its own
- * process (the daemon and the minimal server on databases of their own, migrated alike); autocannon
+ * needs (the minimal server below, whose statement updates the roll-up rows as the issue's reference
+ * does), against the same server appending the roll-up as pieces as the daemon does, and against a bare
+ * Fastify POST route. Each server runs in its own process (on databases of their own, migrated alike); autocannon
  * drives them from this one, with every L2 body signed beforehand so that the load generator spends
  * nothing on crypto.
  *
@@ -11,12 +12,11 @@
  * COMPLY_BENCH_PROFILE_DIR=<dir> writes a CPU profile of each daemon and minimal server process into <dir>.
  *
  * After each measured run it checks that the daemon stored exactly the attestations it acknowledged,
- * then replays every request and checks that the replay yields only 200s and no new rows. With several
+ * with their evidence and its roll-up, then replays every request and checks that the replay yields only 200s and no new rows. With several
  * runs it prints each and the median of each figure; the ratios are taken inside one run.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -51,7 +51,7 @@ async function runBare(): Promise<void> {
  * at most four in flight). No authentication, no replay comparison, no retries: what is left out is
  * what the daemon adds.
  */
-async function runMinimal(): Promise<void> {
+async function runMinimal(statement: string): Promise<void> {
   const { AttestationBodySchema } = await import('../src/attestations/attestations.schemas.js');
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
   const keys = new Map<string, Promise<Buffer | null>>();
@@ -96,7 +96,7 @@ async function runMinimal(): Promise<void> {
     );
     const { rows } = await pool.query<{ org_id: string; attestation_id: string }>({
       name: 'minimal-ingest',
-      text: MINIMAL_INGEST_SQL,
+      text: statement,
       values: [
         column((item) => item.orgId),
         column((item) => item.body.attestationId),
@@ -234,6 +234,23 @@ with input as (
 )
 select org_id, attestation_id from inserted`;
 
+/**
+ * The same statement with the roll-up appended as pieces, as the daemon writes it since its roll-up stopped
+ * locking the records (`EVIDENCE_PIECES_CTE`): the least work of the daemon's own design, measured beside
+ * the issue's reference so that the ratio against each is on the table.
+ */
+const MINIMAL_PIECES_SQL = MINIMAL_INGEST_SQL.replace(
+  /\), counts as \([\s\S]*\n\)\nselect/,
+  `), pieces as (
+  insert into requirement_evidence_pieces (org_id, framework_id, requirement_id, attestations)
+  select org_id, framework_id, requirement_id, count(*)::int from new_evidence
+  group by org_id, framework_id, requirement_id
+)
+select`,
+);
+if (MINIMAL_PIECES_SQL === MINIMAL_INGEST_SQL)
+  throw new Error('the pieces variant of the minimal statement did not apply');
+
 // ---------------------------------------------------------------------------------------------------
 
 interface Server {
@@ -243,7 +260,7 @@ interface Server {
 }
 
 async function spawnRole(
-  role: 'daemon' | 'bare' | 'minimal',
+  role: 'daemon' | 'bare' | 'minimal' | 'minimal-pieces',
   env: Record<string, string>,
   measured = true,
 ): Promise<Server> {
@@ -445,14 +462,20 @@ async function load(
   };
 }
 
-async function countRows(databaseUrl: string): Promise<{ attestations: number; evidence: number }> {
+/** The org's attestations, their evidence rows, and the roll-up of those rows (record columns and pieces). */
+async function countRows(
+  databaseUrl: string,
+): Promise<{ attestations: number; evidence: number; rolledUp: number }> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const {
     rows: [row],
-  } = await client.query<{ attestations: number; evidence: number }>(
+  } = await client.query<{ attestations: number; evidence: number; rolledUp: number }>(
     `select (select count(*)::int from attestations where org_id = $1) as attestations,
-            (select count(*)::int from evidence where org_id = $1 and type = 'attestation') as evidence`,
+            (select count(*)::int from evidence where org_id = $1 and type = 'attestation') as evidence,
+            (select coalesce(sum(evidence_attestation_count), 0)::int from requirement_records where org_id = $1)
+              + (select coalesce(sum(attestations), 0)::int from requirement_evidence_pieces where org_id = $1)
+              as "rolledUp"`,
     [ORG],
   );
   await client.end();
@@ -462,6 +485,7 @@ async function countRows(databaseUrl: string): Promise<{ attestations: number; e
 interface RunFigures {
   bare: LoadResult;
   minimal: LoadResult;
+  minimalPieces: LoadResult;
   daemon: LoadResult;
   replay: LoadResult;
   checks: (readonly [string, boolean])[];
@@ -489,6 +513,7 @@ async function measure(
 ): Promise<RunFigures> {
   const daemonDatabase = await createDatabase();
   const minimalDatabase = await createDatabase();
+  const piecesDatabase = await createDatabase();
   const servers: Server[] = [];
   const daemonEnv = {
     COMPLY_ADMIN_KEY: ADMIN_KEY,
@@ -498,14 +523,18 @@ async function measure(
   try {
     // The minimal server's database gets the daemon's schema and the same org and key, from a daemon
     // that stops before anything is measured.
-    const setUp = await spawnRole('daemon', { ...daemonEnv, DATABASE_URL: minimalDatabase.url }, false);
-    await setUpOrg(setUp.url, publicKeyPem).finally(() => setUp.stop());
+    for (const database of [minimalDatabase, piecesDatabase]) {
+      const setUp = await spawnRole('daemon', { ...daemonEnv, DATABASE_URL: database.url }, false);
+      await setUpOrg(setUp.url, publicKeyPem).finally(() => setUp.stop());
+    }
 
     const daemon = await spawnRole('daemon', { ...daemonEnv, DATABASE_URL: daemonDatabase.url });
     servers.push(daemon);
     const attestKey = await setUpOrg(daemon.url, publicKeyPem);
     const minimal = await spawnRole('minimal', { DATABASE_URL: minimalDatabase.url });
     servers.push(minimal);
+    const minimalPieces = await spawnRole('minimal-pieces', { DATABASE_URL: piecesDatabase.url });
+    servers.push(minimalPieces);
     const bare = await spawnRole('bare', {});
     servers.push(bare);
 
@@ -516,6 +545,11 @@ async function measure(
       pid: minimal.pid,
       databaseUrl: minimalDatabase.url,
     };
+    const piecesTarget = {
+      url: `${minimalPieces.url}${ingestPath}`,
+      pid: minimalPieces.pid,
+      databaseUrl: piecesDatabase.url,
+    };
     const daemonTarget = {
       url: `${daemon.url}${ingestPath}`,
       pid: daemon.pid,
@@ -523,11 +557,13 @@ async function measure(
     };
     await load(bareTarget, bodies.warmup, { connections });
     await load(minimalTarget, bodies.warmup, { connections });
+    await load(piecesTarget, bodies.warmup, { connections });
     const warm = await load(daemonTarget, bodies.warmup, { connections, apiKey: attestKey });
 
     // The bare route is fast: three passes over the bodies give it a run about as long as the ingest's.
     const bareResult = await load(bareTarget, bodies.run, { connections, amount: bodies.run.length * 3 });
     const minimalResult = await load(minimalTarget, bodies.run, { connections });
+    const piecesResult = await load(piecesTarget, bodies.run, { connections });
     const daemonResult = await load(daemonTarget, bodies.run, { connections, apiKey: attestKey });
     const afterRun = await countRows(daemonDatabase.url);
     const replay = await load(daemonTarget, bodies.run, { connections, apiKey: attestKey });
@@ -549,6 +585,7 @@ async function measure(
         `evidence rows = 201s × controls (${afterRun.evidence})`,
         afterRun.evidence === created * CONTROLS.length,
       ],
+      [`roll-up = evidence rows (${afterRun.rolledUp})`, afterRun.rolledUp === afterRun.evidence],
       [
         `replay answered only 200 (${JSON.stringify(replay.statusCodes)})`,
         replay.statusCodes['200'] === requests && Object.keys(replay.statusCodes).length === 1,
@@ -565,14 +602,23 @@ async function measure(
         `minimal server: every request answered 201 and stored (${minimalResult.statusCodes['201'] ?? 0}, ${minimalRows.attestations - bodies.warmup.length} rows)`,
         minimalResult.statusCodes['201'] === requests &&
           minimalRows.attestations === requests + bodies.warmup.length &&
-          minimalRows.evidence === minimalRows.attestations * CONTROLS.length,
+          minimalRows.evidence === minimalRows.attestations * CONTROLS.length &&
+          minimalRows.rolledUp === minimalRows.evidence,
       ],
     ] as const;
-    return { bare: bareResult, minimal: minimalResult, daemon: daemonResult, replay, checks: [...checks] };
+    return {
+      bare: bareResult,
+      minimal: minimalResult,
+      minimalPieces: piecesResult,
+      daemon: daemonResult,
+      replay,
+      checks: [...checks],
+    };
   } finally {
     for (const server of servers) await server.stop();
     await daemonDatabase.drop();
     await minimalDatabase.drop();
+    await piecesDatabase.drop();
   }
 }
 
@@ -631,6 +677,7 @@ async function main(): Promise<void> {
     console.table([
       row('bare Fastify POST', result.bare),
       row('minimal L2 ingest', result.minimal),
+      row('minimal, roll-up as pieces', result.minimalPieces),
       row('L2 ingest (daemon)', result.daemon),
       row('L2 replay (daemon)', result.replay),
     ]);
@@ -645,6 +692,7 @@ async function main(): Promise<void> {
       'minimal p99 ms': result.minimal.p99,
       'bare req/s': result.bare.requestsPerSec,
       'daemon ÷ minimal': percent(result.daemon.requestsPerSec / result.minimal.requestsPerSec),
+      'daemon ÷ pieces minimal': percent(result.daemon.requestsPerSec / result.minimalPieces.requestsPerSec),
       'daemon ÷ bare': percent(result.daemon.requestsPerSec / result.bare.requestsPerSec),
       'minimal ÷ bare': percent(result.minimal.requestsPerSec / result.bare.requestsPerSec),
     });
@@ -660,6 +708,9 @@ async function main(): Promise<void> {
     'minimal p99 ms': of((run) => run.minimal.p99),
     'bare req/s': of((run) => run.bare.requestsPerSec),
     'daemon ÷ minimal': percent(daemonShare),
+    'daemon ÷ pieces minimal': percent(
+      of((run) => run.daemon.requestsPerSec / run.minimalPieces.requestsPerSec),
+    ),
     'daemon ÷ bare': percent(of((run) => run.daemon.requestsPerSec / run.bare.requestsPerSec)),
     'minimal ÷ bare': percent(of((run) => run.minimal.requestsPerSec / run.bare.requestsPerSec)),
   });
@@ -675,5 +726,6 @@ async function main(): Promise<void> {
 
 const role = process.argv[2];
 if (role === 'bare') await runBare();
-else if (role === 'minimal') await runMinimal();
+else if (role === 'minimal') await runMinimal(MINIMAL_INGEST_SQL);
+else if (role === 'minimal-pieces') await runMinimal(MINIMAL_PIECES_SQL);
 else await main();
