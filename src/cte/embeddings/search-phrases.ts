@@ -9,7 +9,7 @@
  * would blur the requirement's own vocabulary in the dense embedding and the whole-text ranker (measured on
  * the development half of the plain-language queries with three situations a requirement: in the text as
  * well, recall@5 0.723 → 0.706; in the phrase ranker alone 0.721, with MRR@10 0.968 → 0.977 and nDCG@10
- * 0.793 → 0.804; with four, 0.723, 0.981 and 0.806).
+ * 0.793 → 0.804; with four, 0.723, 0.976 and 0.804).
  */
 import { readFileSync } from 'node:fs';
 import { DEFAULT_FIXTURES_DIR } from '../library.js';
