@@ -127,12 +127,13 @@ describe('search quality on both halves of the plain-language set (built-in embe
 
   it('keeps recall@5, MRR@10 and nDCG@10 above the measured floor', async () => {
     const { recallAt5, mrr, ndcg } = await evaluateSearch(search, dev);
-    // Measured 0.723, 0.968 and 0.793: the blend over texts expanded with everyday questions in several voices,
-    // the everyday thesaurus, pseudo-relevance feedback and the crosswalk lift (0.611, 0.869 and 0.683 before
-    // them; 0.694, 0.965 and 0.780 before the feedback and the further voices).
-    expect(recallAt5).toBeGreaterThanOrEqual(0.69);
-    expect(mrr).toBeGreaterThanOrEqual(0.93);
-    expect(ndcg).toBeGreaterThanOrEqual(0.76);
+    // Measured 0.723, 0.976 and 0.804: the blend over texts expanded with everyday questions in several voices,
+    // the everyday thesaurus, pseudo-relevance feedback, the crosswalk lift and first-person situations in the
+    // phrase ranker (0.611, 0.869 and 0.683 before them; 0.694, 0.965 and 0.780 before the feedback and the
+    // further voices; 0.723, 0.968 and 0.793 before the situations).
+    expect(recallAt5).toBeGreaterThanOrEqual(0.7);
+    expect(mrr).toBeGreaterThanOrEqual(0.95);
+    expect(ndcg).toBeGreaterThanOrEqual(0.78);
   });
 
   it('keeps the held-out test half above its floor too, so a regression on unseen queries fails', async () => {

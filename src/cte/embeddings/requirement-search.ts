@@ -1,9 +1,9 @@
 /**
  * Search over a framework library: a blend of the dense embedder (cosine similarity of the query with each
  * requirement) and two BM25 rankers, one over whole requirement texts and one over each requirement's
- * plain-language phrases taken one at a time (a requirement scores its best phrase). The dense side relates
- * texts that share no word; the lexical sides reward the exact words and thesaurus concepts a query shares
- * with a requirement or with one question it answers. Each BM25 score is divided by the best score of the
+ * plain-language phrases and first-person situations taken one at a time (a requirement scores its best
+ * phrase). The dense side relates texts that share no word; the lexical sides reward the exact words and
+ * thesaurus concepts a query shares with a requirement or with one question it answers. Each BM25 score is divided by the best score of the
  * query, so all three lie in [0, 1]: score = wd·cosine + wt·text + wp·phrase; `distance` = 1 − score.
  *
  * A question that one framework answers is usually answered by that requirement's crosswalk neighbours in the
@@ -20,7 +20,7 @@ import { type FrameworkLibrary, requirementKey } from '../library.js';
 import { type Embedder, libraryDocuments, type RequirementDocument } from './embedder.js';
 import { LexicalIndex, PhraseIndex } from './lexical-index.js';
 import { LruCache } from './lru-cache.js';
-import { searchPhrases } from './search-phrases.js';
+import { searchPhrases, searchSituations } from './search-phrases.js';
 import { type IndexedRequirement, type SearchHit, VectorIndex } from './vector-index.js';
 
 export interface SearchResponse {
@@ -76,11 +76,10 @@ export function lexicalIndex(documents: readonly RequirementDocument[]): Lexical
     phrases: new PhraseIndex(
       documents.length,
       documents.flatMap((document, item) =>
-        searchPhrases(document.frameworkId, document.requirementId).map((phrase) => ({
-          item,
-          title: document.title,
-          phrase,
-        })),
+        [
+          ...searchPhrases(document.frameworkId, document.requirementId),
+          ...searchSituations(document.frameworkId, document.requirementId),
+        ].map((phrase) => ({ item, title: document.title, phrase })),
       ),
     ),
   };

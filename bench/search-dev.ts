@@ -1,0 +1,39 @@
+/**
+ * Search quality on the development half of the plain-language queries only (overall and by style) and on
+ * the older labelled set, for tuning: the test half is never read into the measurement. `--misses` lists the
+ * development queries whose first expected requirement is not in the top 5, with what came first.
+ * Run: `npx tsx bench/search-dev.ts [--misses]`.
+ */
+import { readFileSync } from 'node:fs';
+import { fitBuiltinEmbedder } from '../src/cte/embeddings/create-embedder.js';
+import { RequirementSearch } from '../src/cte/embeddings/requirement-search.js';
+import { evaluateSearch, type LabelledQuery } from '../src/cte/embeddings/search-evaluation.js';
+import { loadBuiltinLibrary } from '../src/cte/library.js';
+
+const read = (name: string): LabelledQuery[] =>
+  JSON.parse(readFileSync(new URL(`../test/cte/${name}`, import.meta.url), 'utf8')).queries;
+const dev = read('search-queries-plain.json').filter((query) => query.split === 'dev');
+const older = read('search-queries.json');
+
+const library = loadBuiltinLibrary();
+const search = await RequirementSearch.build(library, fitBuiltinEmbedder(library.frameworks));
+const figures = (quality: { recallAt5: number; mrr: number; ndcg: number }) =>
+  `${quality.recallAt5.toFixed(3)} / ${quality.mrr.toFixed(3)} / ${quality.ndcg.toFixed(3)}`;
+
+const devQuality = await evaluateSearch(search, dev);
+console.log(`dev half (${dev.length}), recall@5 / MRR@10 / nDCG@10: ${figures(devQuality)}`);
+console.log(`older labelled set (${older.length}): ${figures(await evaluateSearch(search, older))}`);
+for (const style of [...new Set(dev.map((query) => query.style ?? 'other'))].sort()) {
+  const queries = dev.filter((query) => (query.style ?? 'other') === style);
+  console.log(`  ${style.padEnd(12)} (${queries.length}): ${figures(await evaluateSearch(search, queries))}`);
+}
+if (process.argv.includes('--misses')) {
+  for (const query of dev) {
+    const { results } = await search.search(query.query, 10);
+    const refs = results.map((hit) => `${hit.frameworkId}:${hit.requirementId}`);
+    const recall = refs.slice(0, 5).filter((ref) => query.expected.includes(ref)).length;
+    if (recall / Math.min(5, query.expected.length) >= 1) continue;
+    console.log(`\n[${query.style}] ${query.query}\n  expected ${query.expected.join(' ')}`);
+    console.log(`  got      ${refs.slice(0, 5).join(' ')}`);
+  }
+}
