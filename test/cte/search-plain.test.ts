@@ -138,11 +138,12 @@ describe('search quality on both halves of the plain-language set (built-in embe
 
   it('keeps the held-out test half above its floor too, so a regression on unseen queries fails', async () => {
     const { recallAt5, mrr, ndcg } = await evaluateSearch(search, held);
-    // Measured 0.595, 0.847 and 0.696 (0.577, 0.850 and 0.679 before the feedback step and the further
-    // voices; 0.502, 0.807 and 0.600 at first); never tuned on. The floor leaves a margin for ties.
-    expect(recallAt5).toBeGreaterThanOrEqual(0.56);
-    expect(mrr).toBeGreaterThanOrEqual(0.81);
-    expect(ndcg).toBeGreaterThanOrEqual(0.66);
+    // Measured 0.618, 0.868 and 0.711 (0.595, 0.847 and 0.696 before the situations; 0.577, 0.850 and 0.679
+    // before the feedback step and the further voices; 0.502, 0.807 and 0.600 at first); never tuned on. The
+    // floor leaves a margin for ties.
+    expect(recallAt5).toBeGreaterThanOrEqual(0.59);
+    expect(mrr).toBeGreaterThanOrEqual(0.83);
+    expect(ndcg).toBeGreaterThanOrEqual(0.68);
   });
 
   it('answers a question in everyday words with requirements of several frameworks', async () => {
