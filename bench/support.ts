@@ -106,7 +106,23 @@ export async function startDaemon(
   env: Record<string, string>,
 ): Promise<{ url: string; process: ChildProcess; stop: () => Promise<void> }> {
   const port = await freePort();
-  const child = spawn(path.join(ROOT, 'bin/comply'), ['serve'], {
+  // COMPLY_BENCH_PROFILE_DIR=<dir> writes a CPU profile of the daemon into <dir>. Node refuses --cpu-prof in
+  // NODE_OPTIONS: a profiled daemon runs the build bin/comply runs, with bin/comply's own flags.
+  const profile = process.env.COMPLY_BENCH_PROFILE_DIR;
+  const [command, args] = profile
+    ? [
+        process.execPath,
+        [
+          '--cpu-prof',
+          `--cpu-prof-dir=${profile}`,
+          '--expose-gc',
+          '--experimental-async-context-frame',
+          path.join(ROOT, 'dist/bin/comply.js'),
+          'serve',
+        ],
+      ]
+    : [path.join(ROOT, 'bin/comply'), ['serve']];
+  const child = spawn(command, args, {
     env: {
       ...process.env,
       PORT: String(port),
