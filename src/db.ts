@@ -24,6 +24,14 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** What `autocommitted` asks of the driver's client: node-postgres' pool, or the PGlite instance. */
+interface NativeClient<R> {
+  query(
+    query: string | { name: string; text: string; values: unknown[] },
+    values?: unknown[],
+  ): Promise<{ rows: R[] }>;
+}
+
 /**
  * One statement with bind parameters on the driver's own client, committed on its own: on PostgreSQL the pool
  * (a named statement stays prepared on each pooled connection, so it is neither parsed nor planned again),
@@ -36,14 +44,7 @@ export async function autocommitted<R>(
   statement: { name: string; text: string },
   values: unknown[],
 ): Promise<R[]> {
-  const client = (await db.orm.em.getConnection().getNativeClient()) as {
-    query(
-      query: string | { name: string; text: string; values: unknown[] },
-      values?: unknown[],
-    ): Promise<{
-      rows: R[];
-    }>;
-  };
+  const client = (await db.orm.em.getConnection().getNativeClient()) as NativeClient<R>;
   // PGlite takes no statement name and parses each time.
   const { rows } =
     db.kind === 'postgresql'

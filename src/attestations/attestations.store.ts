@@ -74,7 +74,7 @@ const evidenceDescription = (row: PreparedAttestation) =>
 
 /**
  * Stores a batch of distinct attestations with their evidence (of `frameworkId`) and its roll-up pieces, in
- * one autocommitted statement (STORE_BATCH_SQL), and returns the keys of the attestations that were new.
+ * one autocommitted statement (STORE_BATCH), and returns the keys of the attestations that were new.
  */
 export async function storeAttestationBatch(
   db: Database,

@@ -3,8 +3,9 @@
  * requirement) and two BM25 rankers, one over whole requirement texts and one over each requirement's
  * plain-language phrases and first-person situations taken one at a time (a requirement scores its best
  * phrase). The dense side relates texts that share no word; the lexical sides reward the exact words and
- * thesaurus concepts a query shares with a requirement or with one question it answers. Each BM25 score is divided by the best score of the
- * query, so all three lie in [0, 1]: score = wd·cosine + wt·text + wp·phrase; `distance` = 1 − score.
+ * thesaurus concepts a query shares with a requirement or with one question it answers. Each BM25 score is
+ * divided by the best score of the query, so all three lie in [0, 1]: score = wd·cosine + wt·text +
+ * wp·phrase; `distance` = 1 − score.
  *
  * A question that one framework answers is usually answered by that requirement's crosswalk neighbours in the
  * others too, even when their wording shares nothing with the question. So the few best-scored requirements
