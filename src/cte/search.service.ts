@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Em } from '../db.js';
+import { releaseFreedMemory } from '../memory.js';
 import type { Ready } from '../ready.js';
 import { BUILTIN_MODEL } from './embeddings/builtin-embedder.js';
 import { createEmbedder } from './embeddings/create-embedder.js';
@@ -131,6 +132,9 @@ async function buildSearch(
   };
 }
 
+/** How long after an index is built the memory its build freed is handed back (one collection of ~50 ms). */
+const RELEASE_AFTER_BUILD_MS = 1000;
+
 /** Builds kept: the current one and the previous one, which in-flight requests may still use. */
 const KEPT_BUILDS = 2;
 const builds = new Map<string, Promise<ReadySearch>>();
@@ -155,7 +159,12 @@ export function readySearch(
     build = started;
     builds.set(key, started);
     started.then(
-      (ready) => finished.set(started, ready),
+      (ready) => {
+        finished.set(started, ready);
+        // Fitting the embedder and indexing leave tens of MB of garbage behind, once: hand it back to the
+        // system a moment later, out of the way of the daemon's start.
+        setTimeout(releaseFreedMemory, RELEASE_AFTER_BUILD_MS).unref();
+      },
       () => builds.delete(key),
     );
     while (builds.size > KEPT_BUILDS) builds.delete(builds.keys().next().value as string);

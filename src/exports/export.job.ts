@@ -2,6 +2,7 @@ import type { AppContext } from '../context.js';
 import type { Em } from '../db.js';
 import { AppError, type ErrorCode, type ErrorDetails } from '../errors.js';
 import type { JobDefinition } from '../jobs/jobs.js';
+import { exposedGc, releaseFreedMemory } from '../memory.js';
 import { ISO_42001 } from '../vocabulary.js';
 import { loadExportData, loadSnapshotExportData, refuseSnapshotOfOtherFramework } from './export.service.js';
 import { type ExportArtifact, yieldToLoop } from './export-artifact.js';
@@ -59,11 +60,6 @@ async function withExportSlot<T>(work: () => Promise<T>): Promise<T> {
 const COLLECT_AFTER_IDLE_MS = 1000;
 let collectTimer: NodeJS.Timeout | undefined;
 
-type ExposedGc = (options?: { type: 'major'; execution: 'sync'; flavor?: 'last-resort' }) => void;
-
-/** Node's collector, when it runs with --expose-gc (as `bin/comply` starts it). */
-const exposedGc = () => (globalThis as { gc?: ExposedGc }).gc;
-
 /** A document this large came from enough objects that collecting them is worth a pause. */
 const COLLECT_FROM_BYTES = 8 << 20;
 
@@ -88,11 +84,10 @@ function collectWhatExportBuilt(artifact: ExportArtifact): void {
  * `bin/comply` starts it.
  */
 export function collectAfterExport(): void {
-  const gc = exposedGc();
-  if (!gc) return;
+  if (!exposedGc()) return;
   clearTimeout(collectTimer);
   collectTimer = setTimeout(() => {
-    if (running === 0) gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+    if (running === 0) releaseFreedMemory();
     else collectAfterExport();
   }, COLLECT_AFTER_IDLE_MS);
   collectTimer.unref();

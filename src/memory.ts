@@ -1,0 +1,17 @@
+/**
+ * Node's collector, when it runs with --expose-gc (as `bin/comply` starts it); undefined otherwise, and
+ * everything here is then a no-op.
+ */
+type ExposedGc = (options?: { type: 'major'; execution: 'sync'; flavor?: 'last-resort' }) => void;
+
+export const exposedGc = () => (globalThis as { gc?: ExposedGc }).gc;
+
+/**
+ * One major collection with the last-resort flavour (what V8 does under memory pressure), which hands the
+ * freed heap pages back to the system: after a large one-off build (an export, the search index) the
+ * garbage it left would otherwise stay resident, since a regular collection keeps freed pages mapped for
+ * reuse.
+ */
+export function releaseFreedMemory(): void {
+  exposedGc()?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+}
