@@ -1,5 +1,5 @@
 import type { Database } from '../db.js';
-import type { Ready } from '../ready.js';
+import { type Ready, remember, settled } from '../ready.js';
 
 /**
  * The control library's ids, loaded once: the library only grows (seeding at start), so an id missing
@@ -7,38 +7,32 @@ import type { Ready } from '../ready.js';
  */
 export class KnownControls {
   private ids: Promise<Set<string>> | null = null;
-  /** The set `ids` resolved to, once it has. */
-  private loaded: Set<string> | null = null;
 
   constructor(private readonly db: Database) {}
 
   /** The ids among `controlIds` that are not in the library, in input order: at once when all are known. */
   unknown(controlIds: string[]): Ready<string[]> {
-    const loaded = this.loaded;
-    if (loaded && controlIds.every((id) => loaded.has(id))) return [];
+    const loaded = this.ids && settled(this.ids);
+    if (loaded instanceof Set && controlIds.every((id) => loaded.has(id))) return [];
     const missing = (known: Set<string>) => controlIds.filter((id) => !known.has(id));
     return this.load().then((cached) => {
       if (missing(cached).length === 0) return [];
       this.ids = null;
-      this.loaded = null;
       return this.load().then(missing);
     });
   }
 
   private load(): Promise<Set<string>> {
     if (!this.ids) {
-      const loading = this.db
-        .em()
-        .execute<{ control_id: string }[]>('select control_id from controls')
-        .then((rows) => new Set(rows.map((row) => row.control_id)));
-      loading.then(
-        (ids) => {
-          if (this.ids === loading) this.loaded = ids;
-        },
-        () => {
-          if (this.ids === loading) this.ids = null;
-        },
+      const loading = remember(
+        this.db
+          .em()
+          .execute<{ control_id: string }[]>('select control_id from controls')
+          .then((rows) => new Set(rows.map((row) => row.control_id))),
       );
+      loading.catch(() => {
+        if (this.ids === loading) this.ids = null;
+      });
       this.ids = loading;
     }
     return this.ids;

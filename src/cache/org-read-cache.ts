@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import { reportCache } from '../metrics/events.js';
-import type { Ready } from '../ready.js';
+import { type Ready, remember, settled } from '../ready.js';
 
 /** Where an instance announces that an org was written (the message is the org id). */
 export const ORG_INVALIDATION_CHANNEL = 'comply:org-invalidate';
@@ -37,7 +37,7 @@ export class OrgReadCache {
   /** Bumped when every entry is dropped at once. */
   private epoch = 0;
   private subscriber: Redis | null = null;
-  private library: { revision: Promise<string>; value?: string; generation: number } | undefined;
+  private library: { revision: Promise<string>; generation: number } | undefined;
   private libraryGeneration = 0;
   /** Orgs written since the last broadcast went out. */
   private readonly unannounced = new Set<string>();
@@ -130,20 +130,12 @@ export class OrgReadCache {
   libraryRevision(read: () => Promise<string>): Ready<string> {
     if (!this.usable()) return read();
     const current = this.library;
-    if (current?.generation === this.libraryGeneration) return current.value ?? current.revision;
-    const held: NonNullable<OrgReadCache['library']> = {
-      revision: read(),
-      generation: this.libraryGeneration,
-    };
+    if (current?.generation === this.libraryGeneration) return settled(current.revision);
+    const held = { revision: remember(read()), generation: this.libraryGeneration };
     this.library = held;
-    held.revision.then(
-      (revision) => {
-        held.value = revision;
-      },
-      () => {
-        if (this.library === held) this.library = undefined;
-      },
-    );
+    held.revision.catch(() => {
+      if (this.library === held) this.library = undefined;
+    });
     return held.revision;
   }
 

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Em } from '../db.js';
 import { releaseFreedMemory } from '../memory.js';
-import type { Ready } from '../ready.js';
+import { type Ready, remember, settled } from '../ready.js';
 import { BUILTIN_MODEL } from './embeddings/builtin-embedder.js';
 import { createEmbedder } from './embeddings/create-embedder.js';
 import { type Embedder, libraryDocuments, type RequirementDocument } from './embeddings/embedder.js';
@@ -138,8 +138,6 @@ const RELEASE_AFTER_BUILD_MS = 1000;
 /** Builds kept: the current one and the previous one, which in-flight requests may still use. */
 const KEPT_BUILDS = 2;
 const builds = new Map<string, Promise<ReadySearch>>();
-/** Builds that have finished, so that a search of a ready index waits for nothing. */
-const finished = new WeakMap<Promise<ReadySearch>, ReadySearch>();
 /** The last finished index handed out and what it was asked with: hot routes ask with the same objects. */
 let lastHandedOut: { current: CurrentLibrary; settings: EmbeddingSettings; ready: ReadySearch } | undefined;
 
@@ -155,12 +153,12 @@ export function readySearch(
   const key = `${current.frameworksRevision}\u001f${settings.modelDir}\u001f${settings.modelName}`;
   let build = builds.get(key);
   if (!build) {
-    const started = buildSearch(em, current, settings, log);
+    // Remembered, so that a search of a ready index waits for nothing.
+    const started = remember(buildSearch(em, current, settings, log));
     build = started;
     builds.set(key, started);
     started.then(
-      (ready) => {
-        finished.set(started, ready);
+      () => {
         // Fitting the embedder and indexing leave tens of MB of garbage behind, once: hand it back to the
         // system a moment later, out of the way of the daemon's start.
         setTimeout(releaseFreedMemory, RELEASE_AFTER_BUILD_MS).unref();
@@ -169,8 +167,8 @@ export function readySearch(
     );
     while (builds.size > KEPT_BUILDS) builds.delete(builds.keys().next().value as string);
   }
-  const ready = finished.get(build);
-  if (!ready) return build;
+  const ready = settled(build);
+  if (ready instanceof Promise) return ready;
   lastHandedOut = { current, settings, ready };
   return ready;
 }

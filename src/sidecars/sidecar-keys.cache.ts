@@ -1,6 +1,6 @@
 import type { Database } from '../db.js';
 import { reportCache } from '../metrics/events.js';
-import type { Ready } from '../ready.js';
+import { type Ready, remember, settled } from '../ready.js';
 import { ed25519FromStored } from './ed25519.js';
 import type { VerifyingKey } from './ed25519.verify.js';
 import { findSidecarKey } from './sidecar-keys.service.js';
@@ -20,10 +20,7 @@ const MAX_ENTRIES = 10_000;
  * cached, so a key registered elsewhere works at once.
  */
 export class SidecarKeyCache {
-  private readonly entries = new Map<
-    string,
-    { state: Promise<SidecarKeyState | null>; found?: SidecarKeyState; expiresAt: number }
-  >();
+  private readonly entries = new Map<string, { state: Promise<SidecarKeyState | null>; expiresAt: number }>();
 
   constructor(private readonly db: Database) {}
 
@@ -33,28 +30,24 @@ export class SidecarKeyCache {
     const cached = this.entries.get(cacheKey);
     const hit = cached !== undefined && cached.expiresAt > Date.now();
     reportCache('sidecar-keys', hit);
-    if (hit) return cached.found ?? cached.state;
-    const state = findSidecarKey(this.db.em(), orgId, keyId).then((row) =>
-      row
-        ? {
-            key: { key: ed25519FromStored(row.publicKey).key, bytes: Buffer.from(row.publicKey, 'base64') },
-            revoked: row.revoked,
-          }
-        : null,
+    if (hit) return settled(cached.state);
+    const state = remember(
+      findSidecarKey(this.db.em(), orgId, keyId).then((row) =>
+        row
+          ? {
+              key: { key: ed25519FromStored(row.publicKey).key, bytes: Buffer.from(row.publicKey, 'base64') },
+              revoked: row.revoked,
+            }
+          : null,
+      ),
     );
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    const entry: { state: typeof state; found?: SidecarKeyState; expiresAt: number } = {
-      state,
-      expiresAt: Date.now() + TTL_MS,
-    };
+    const entry = { state, expiresAt: Date.now() + TTL_MS };
     this.entries.set(cacheKey, entry);
     const forget = () => {
       if (this.entries.get(cacheKey) === entry) this.entries.delete(cacheKey);
     };
-    state.then((found) => {
-      if (found) entry.found = found;
-      else forget();
-    }, forget);
+    state.then((found) => found || forget(), forget);
     return state;
   }
 
