@@ -2,7 +2,7 @@ import { ISO_42001 } from '../vocabulary.js';
 import type { OrgExportData } from './export.types.js';
 import { type ExportArtifact, fileNamePart, spooledArtifact, yieldToLoop } from './export-artifact.js';
 import { OSCAL_VERSION, writeOscalFiles } from './oscal/index.js';
-import { zipFiles } from './oscal-zip.js';
+import { zipIntoSpool } from './oscal-zip.js';
 import { Spool, type SpoolRange } from './spool.js';
 
 export const OSCAL_FORMATS = ['json', 'zip'] as const;
@@ -20,8 +20,9 @@ function oscalFileName(data: OrgExportData, format: OscalFormat): string {
 /**
  * The organization's OSCAL package as the JSON envelope of the contract or as a zip of its five files.
  * Nothing invalid leaves: `writeOscalFiles` checks every document and reference and throws an
- * OscalValidationError otherwise. The documents are written to a spool (a temporary file), so a large
- * package is never held in memory; large packages give way to other requests as they are written.
+ * OscalValidationError otherwise. The documents, and the archive made of them, are written to a spool (a
+ * temporary file), so a large package is never held in memory; large packages give way to other requests as
+ * they are written.
  */
 export async function produceOscalExport(data: OrgExportData, format: OscalFormat): Promise<ExportArtifact> {
   const spool = new Spool();
@@ -30,9 +31,8 @@ export async function produceOscalExport(data: OrgExportData, format: OscalForma
     const fileName = oscalFileName(data, format);
     if (format === 'zip') {
       // Dated by the data, not the clock: the same state always zips to the same bytes.
-      const body = await zipFiles(files, new Date(data.lastModified));
-      spool.release();
-      return { contentType: 'application/zip', fileName, body };
+      const archive = await zipIntoSpool(files, new Date(data.lastModified), spool);
+      return spooledArtifact({ contentType: 'application/zip', fileName }, spool, [archive]);
     }
     const text = (value: string): Buffer => Buffer.from(value, 'utf8');
     // The documents go out from the spool as they are, around the envelope's text: nothing is copied.

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { constants, crc32, createDeflateRaw } from 'node:zlib';
 import { Zip, type ZipInputFile } from 'fflate';
+import type { Spool, SpoolRange } from './spool.js';
 
 /** ZIP method 8 (deflate), PKWARE APPNOTE 4.4.5. */
 const DEFLATE_METHOD = 8;
@@ -12,11 +13,10 @@ export interface ZipSource {
   stream(): Readable;
 }
 
-/** A file's bytes deflated as they stream by, with the length and CRC-32 the archive records. */
-async function deflated(source: Readable) {
+/** Deflates a file's bytes into its archive entry as they stream by, then records their length and CRC-32. */
+async function deflateInto(source: Readable, entry: ZipInputFile): Promise<void> {
   let size = 0;
   let crc = 0;
-  const compressed: Buffer[] = [];
   await pipeline(
     source,
     async function* (chunks: AsyncIterable<Buffer>) {
@@ -28,41 +28,45 @@ async function deflated(source: Readable) {
     },
     createDeflateRaw({ level: 1, strategy: constants.Z_DEFAULT_STRATEGY }),
     async (deflate: AsyncIterable<Buffer>) => {
-      for await (const chunk of deflate) compressed.push(chunk);
+      // zlib's chunks own plain ArrayBuffers (never shared), which is what fflate's type asks.
+      for await (const chunk of deflate) entry.ondata?.(null, chunk as Uint8Array<ArrayBuffer>, false);
     },
   );
-  return { size, crc, compressed: Buffer.concat(compressed) };
+  entry.size = size;
+  entry.crc = crc;
+  entry.ondata?.(null, new Uint8Array(0), true);
 }
 
 /**
- * A zip archive of the given files. Each file streams through zlib on the libuv thread pool, so a large
- * package is compressed in parallel, without blocking the event loop and without holding the uncompressed
- * bytes; fflate writes the archive around the compressed streams. Level 1: a 100k-evidence package shrinks
- * about fivefold, and higher levels gain a tenth more for twice the time.
+ * Writes a zip archive of the given files at the end of `spool` and returns its range. Each file streams
+ * through zlib on the libuv thread pool, so a large package is compressed in parallel without blocking the
+ * event loop; fflate lays the archive out around the compressed streams (a data descriptor after each
+ * entry, so nothing waits for a length). The entry being written goes straight to the spool, and the later
+ * ones wait in memory only until their turn: neither the uncompressed nor the compressed package is ever
+ * held whole. Level 1: a 100k-evidence package shrinks about fivefold, and higher levels gain a tenth more
+ * for twice the time.
  */
-export async function zipFiles(files: readonly ZipSource[], mtime: Date): Promise<Buffer> {
-  const entries = await Promise.all(
-    files.map(async (file) => ({ name: file.name, ...(await deflated(file.stream())) })),
-  );
-  const chunks: Uint8Array[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    const zip = new Zip((error, chunk, final) => {
+export async function zipIntoSpool(
+  files: readonly ZipSource[],
+  mtime: Date,
+  spool: Spool,
+): Promise<SpoolRange> {
+  const start = spool.size;
+  let zip!: Zip;
+  const written = new Promise<void>((resolve, reject) => {
+    zip = new Zip((error, chunk, final) => {
       if (error) return reject(error);
-      chunks.push(chunk);
-      if (final) resolve(Buffer.concat(chunks));
+      spool.writeBytes(chunk);
+      if (final) resolve();
     });
-    for (const entry of entries) {
-      const file: ZipInputFile = {
-        filename: entry.name,
-        size: entry.size,
-        crc: entry.crc,
-        compression: DEFLATE_METHOD,
-        mtime,
-      };
-      zip.add(file);
-      file.ondata?.(null, entry.compressed, true);
-    }
-    zip.end();
   });
-  return done;
+  const entries = files.map((file) => {
+    // Length and CRC are known once the file has streamed by; fflate reads them at its end.
+    const entry: ZipInputFile = { filename: file.name, compression: DEFLATE_METHOD, mtime, size: 0, crc: 0 };
+    zip.add(entry);
+    return deflateInto(file.stream(), entry);
+  });
+  zip.end();
+  await Promise.all([...entries, written]);
+  return { start, end: spool.size };
 }

@@ -61,6 +61,19 @@ export class Spool {
     this.pending += this.buffer.write(text, this.pending, 'utf8');
   }
 
+  /** Appends bytes as they are (an archive written around the documents, say). */
+  writeBytes(bytes: Uint8Array): void {
+    if (BUFFER_BYTES - this.pending < bytes.length) {
+      this.flush();
+      if (bytes.length > BUFFER_BYTES) {
+        this.append(bytes);
+        return;
+      }
+    }
+    this.buffer.set(bytes, this.pending);
+    this.pending += bytes.length;
+  }
+
   /** The bytes of a range as a stream (positioned reads: several may run at once). */
   stream({ start, end }: SpoolRange): Readable {
     this.flush();
@@ -102,7 +115,7 @@ export class Spool {
     this.append(this.buffer.subarray(0, pending));
   }
 
-  private append(bytes: Buffer): void {
+  private append(bytes: Uint8Array): void {
     for (let done = 0; done < bytes.length; ) {
       done += writeSync(this.fd, bytes, done, bytes.length - done, this.flushed + done);
     }

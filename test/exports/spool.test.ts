@@ -35,4 +35,29 @@ describe('Spool', () => {
     spool.release();
     expect(() => spool.read({ start: 0, end: 1 })).toThrow();
   });
+
+  it('appends bytes as they are between texts, in pieces smaller and larger than its buffer', () => {
+    const spool = new Spool();
+    const bytes = (length: number, seed: number) =>
+      Uint8Array.from({ length }, (_, i) => (i * 31 + seed) % 256);
+    const pieces: (string | Uint8Array)[] = [
+      'head',
+      bytes(300, 1),
+      'é',
+      bytes(1_048_000, 2),
+      bytes(3_000_000, 3),
+      '}',
+    ];
+    const ranges = pieces.map((piece) => {
+      const start = spool.size;
+      if (typeof piece === 'string') spool.write(piece);
+      else spool.writeBytes(piece);
+      return { start, end: spool.size };
+    });
+    for (const [i, range] of ranges.entries()) {
+      const piece = pieces[i];
+      expect(spool.read(range)).toEqual(Buffer.from(typeof piece === 'string' ? Buffer.from(piece) : piece));
+    }
+    spool.release();
+  });
 });
