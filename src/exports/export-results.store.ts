@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { buffer } from 'node:stream/consumers';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGzip, gzip } from 'node:zlib';
@@ -16,6 +17,9 @@ const gzipAsync = promisify(gzip);
 /** Level 1 on the thread pool: 76 MB of OSCAL JSON becomes 14 MB in about 0.4 s. */
 async function forTransfer(artifact: ExportArtifact): Promise<{ body: Buffer; contentEncoding?: 'gzip' }> {
   const { spooled } = artifact;
+  const incompressible = INCOMPRESSIBLE.some((type) => artifact.contentType.startsWith(type));
+  // A spooled archive is compressed already: read as it is (the read gives the spool back).
+  if (spooled && incompressible) return { body: await buffer(spooled.stream()) };
   if (spooled) {
     // Gzipped as it streams from the spool: the document is never whole in memory.
     const compressed: Buffer[] = [];
@@ -24,11 +28,7 @@ async function forTransfer(artifact: ExportArtifact): Promise<{ body: Buffer; co
     });
     return { body: Buffer.concat(compressed), contentEncoding: 'gzip' };
   }
-  if (
-    artifact.contentEncoding ||
-    artifact.body.length < GZIP_FROM_BYTES ||
-    INCOMPRESSIBLE.some((type) => artifact.contentType.startsWith(type))
-  ) {
+  if (artifact.contentEncoding || artifact.body.length < GZIP_FROM_BYTES || incompressible) {
     return artifact;
   }
   return { body: await gzipAsync(artifact.body, { level: 1 }), contentEncoding: 'gzip' };

@@ -5,9 +5,10 @@ import { unzipSync } from 'fflate';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportJob } from '../../src/exports/export.job.js';
-import { decodedArtifact } from '../../src/exports/export-artifact.js';
+import { decodedArtifact, spooledArtifact } from '../../src/exports/export-artifact.js';
 import { storeExportResult, takeExportResult } from '../../src/exports/export-results.store.js';
 import { type OscalPackage, validateOscalPackage } from '../../src/exports/oscal/index.js';
+import { Spool } from '../../src/exports/spool.js';
 import { BullmqJobRunner } from '../../src/jobs/bullmq.runner.js';
 import { startBullmqWorkers, type WorkerPool } from '../../src/jobs/bullmq.worker.js';
 import { createTestApp, dbKinds, openTestDatabase, REDIS_TEST_URL, type TestApp } from '../support/app.js';
@@ -30,6 +31,17 @@ describe.each(dbKinds)('export result hand-over on %s', (kind) => {
       expect(taken?.fileName).toBe('x.zip');
       expect(taken?.body.equals(body)).toBe(true);
       expect(await takeExportResult(db.em(), id)).toBeNull();
+
+      // A spooled archive travels as it is, and its spool is given back.
+      const spool = new Spool();
+      spool.writeBytes(body);
+      const spooled = spooledArtifact({ contentType: 'application/zip', fileName: 'y.zip' }, spool, [
+        { start: 0, end: body.length },
+      ]);
+      const handed = await takeExportResult(db.em(), await storeExportResult(db.em(), spooled));
+      expect(handed?.contentEncoding).toBeUndefined();
+      expect(handed?.body.equals(body)).toBe(true);
+      expect(() => spool.read({ start: 0, end: 1 })).toThrow('released');
 
       // Large text travels gzipped, and decodes to the same bytes.
       const text = Buffer.from(
