@@ -25,6 +25,7 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import sodium from 'sodium-native';
 import { buildAttestation, signAttestation } from '../src/attestations/client.js';
+import { freePort } from '../test/support/free-port.js';
 import { cpuSeconds, ROOT } from './support.js';
 
 const ADMIN_KEY = `bench-admin-${randomBytes(12).toString('hex')}`;
@@ -264,7 +265,8 @@ async function spawnRole(
   env: Record<string, string>,
   measured = true,
 ): Promise<Server> {
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  // A port the system hands out: a random one may be a client connection's (Linux's ephemeral range).
+  const port = await freePort();
   // COMPLY_BENCH_PROFILE_DIR=dir writes a CPU profile of each daemon and minimal server (all of its
   // run) into dir.
   const profile = role !== 'bare' && measured && process.env.COMPLY_BENCH_PROFILE_DIR;

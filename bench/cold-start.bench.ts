@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../test/support/daemon.js';
+import { freePort } from '../test/support/free-port.js';
 import { ADMIN_KEY, ROOT } from './support.js';
 
 const restarts = Number(process.argv[2] ?? 5);

@@ -25,6 +25,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { buildAttestation, signAttestation } from '../src/attestations/client.js';
+import { freePort } from '../test/support/free-port.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const COMPLY_BIN = path.join(ROOT, 'bin/comply');
@@ -84,18 +85,6 @@ async function scratchDatabase(label: string): Promise<string> {
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
   return url.toString();
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 // ---------------------------------------------------------------------------------------------------

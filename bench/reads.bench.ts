@@ -24,7 +24,7 @@ import { importCatalog } from '../src/cte/frameworks.service.js';
 import { openDatabase } from '../src/db.js';
 import { insertEvidence, type NewEvidence } from '../src/evidence/evidence.store.js';
 import { EVIDENCE_TYPES } from '../src/vocabulary.js';
-import { freePort } from '../test/support/daemon.js';
+import { freePort } from '../test/support/free-port.js';
 import {
   ADMIN_KEY,
   assessEveryRequirement,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { freePort } from '../test/support/daemon.js';
+import { freePort } from '../test/support/free-port.js';
 
 /** Shared benchmark plumbing: the bare route every figure is divided by, the daemon, the load. */
 

@@ -9,7 +9,8 @@ import { Metrics } from '../../src/metrics/metrics.js';
 import { createOrg } from '../../src/orgs/orgs.service.js';
 import { attestation } from '../attestations/helpers.js';
 import { ADMIN_KEY, openTestDatabase, type TestDatabase } from '../support/app.js';
-import { type Daemon, freePort, startDaemon } from '../support/daemon.js';
+import { type Daemon, startDaemon } from '../support/daemon.js';
+import { freePort } from '../support/free-port.js';
 
 const ORG = 'metrics-org';
 

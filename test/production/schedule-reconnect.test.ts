@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { complianceRollupJob, scheduleComplianceRollup } from '../../src/compliance/rollup.job.js';
 import { BullmqJobRunner } from '../../src/jobs/bullmq.runner.js';
 import { openTestDatabase, type TestDatabase } from '../support/app.js';
-import { freePort } from '../support/daemon.js';
+import { freePort } from '../support/free-port.js';
 
 const PREFIX = 'test-reschedule';
 

@@ -7,7 +7,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, createScratchDatabase, REDIS_TEST_URL } from '../support/app.js';
-import { COMPLY_BIN, freePort } from '../support/daemon.js';
+import { COMPLY_BIN } from '../support/daemon.js';
+import { freePort } from '../support/free-port.js';
 
 /** Resolves once `output()` matches `pattern`; rejects if the process exits first. */
 function waitForOutput(child: ReturnType<typeof spawn>, output: () => string, pattern: RegExp) {
