@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { unzipSync } from 'fflate';
 import { v5 as referenceUuidV5 } from 'uuid';
 import { describe, expect, it } from 'vitest';
@@ -11,10 +12,11 @@ import {
   type OscalDocumentKind,
   type OscalMetadata,
   type OscalPackage,
-  oscalPackageToZip,
   validateOscalDocument,
 } from '../../src/exports/oscal/index.js';
 import { uuidV5Generator } from '../../src/exports/oscal/uuid-v5.js';
+import { zipIntoSpool } from '../../src/exports/oscal-zip.js';
+import { Spool } from '../../src/exports/spool.js';
 import { exportData } from './export-data.factory.js';
 
 const KINDS: Record<string, OscalDocumentKind> = {
@@ -317,17 +319,29 @@ describe('reference and validity checks', () => {
   });
 });
 
-describe('oscalPackageToZip', () => {
-  it('holds the five documents as parseable JSON files, the same bytes for the same package', () => {
-    const pkg = buildOscalPackage(exportData());
-    const zip = oscalPackageToZip(pkg);
-    const files = unzipSync(zip);
-    expect(Object.keys(files).sort()).toEqual(Object.keys(KINDS).sort());
+describe('zipIntoSpool', () => {
+  it('holds the five documents as parseable JSON files after what the spool held, the same bytes each time', async () => {
+    const { documents } = buildOscalPackage(exportData())['oscal-package'];
+    const mtime = new Date('2026-11-21T17:30:00Z');
+    const zip = async () => {
+      const spool = new Spool();
+      spool.write('documents written before the archive');
+      const sources = Object.entries(documents).map(([name, document]) => ({
+        name,
+        // Large enough for several deflate chunks per entry.
+        stream: () => Readable.from([JSON.stringify(document), ' '.repeat(3_000_000)]),
+      }));
+      const range = await zipIntoSpool(sources, mtime, spool);
+      const bytes = spool.read(range);
+      spool.release();
+      return bytes;
+    };
+    const archive = await zip();
+    const files = unzipSync(new Uint8Array(archive));
+    expect(Object.keys(files)).toEqual(Object.keys(KINDS));
     for (const [name, bytes] of Object.entries(files)) {
-      expect(JSON.parse(new TextDecoder().decode(bytes))).toEqual(
-        documentsOf(pkg)[name as keyof ReturnType<typeof documentsOf>],
-      );
+      expect(JSON.parse(new TextDecoder().decode(bytes))).toEqual(documents[name as keyof typeof documents]);
     }
-    expect(oscalPackageToZip(buildOscalPackage(exportData()))).toEqual(zip);
+    expect((await zip()).equals(archive)).toBe(true);
   });
 });

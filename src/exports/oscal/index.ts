@@ -13,7 +13,7 @@ export {
 export type * from './oscal.types.js';
 export { checkOscalConstraints, type OscalConstraintProblem } from './oscal-constraints.js';
 export { type OscalFile, type WriteOscalOptions, writeOscalFiles } from './oscal-files.js';
-export { buildOscalPackage, oscalPackageToZip } from './oscal-package.js';
+export { buildOscalPackage } from './oscal-package.js';
 export {
   assertValidOscalPackage,
   OscalValidationError,

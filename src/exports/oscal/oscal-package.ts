@@ -1,4 +1,3 @@
-import { type Zippable, zipSync } from 'fflate';
 import { OSCAL_VERSION } from '../../oscal/constants.js';
 import type { OrgExportData } from '../export.types.js';
 import { buildAssessmentPlan } from './assessment-plan.builder.js';
@@ -29,17 +28,4 @@ export function buildOscalPackage(data: OrgExportData): OscalPackage {
       },
     },
   };
-}
-
-/** The package as a zip of its five files, which is the directory layout OSCAL tools read. */
-export function oscalPackageToZip(pkg: OscalPackage): Uint8Array {
-  const { documents } = pkg['oscal-package'];
-  // Entries are dated by the data, not the clock, so the same package always zips to the same bytes.
-  const mtime = new Date(documents['ssp.json']['system-security-plan'].metadata['last-modified']);
-  const files: Zippable = {};
-  for (const [name, document] of Object.entries(documents)) {
-    files[name] = Buffer.from(JSON.stringify(document), 'utf8');
-  }
-  // Fast deflate: level 6 shrinks a 100k-evidence package by a tenth more but takes twice as long.
-  return zipSync(files, { level: 1, mtime });
 }
