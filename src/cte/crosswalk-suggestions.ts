@@ -278,13 +278,11 @@ function argmax(count: number, value: (index: number) => number): number {
 
 function profileOf(text: string): Profile {
   const terms = new Map<string, string>();
-  const stems: string[] = [];
   for (const word of words(text)) {
     const stemmed = stem(word);
-    stems.push(stemmed);
     // Numbers and two-letter words (ids, "ai") carry little meaning between frameworks.
     if (word.length < 3 || /^\d+$/.test(word)) continue;
     if (!terms.has(stemmed)) terms.set(stemmed, word);
   }
-  return { terms, concepts: new Set(concepts(stems)) };
+  return { terms, concepts: new Set(concepts(text)) };
 }

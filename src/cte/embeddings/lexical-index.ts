@@ -21,7 +21,7 @@ export interface LexicalOptions {
 export function lexicalTerms(text: string, emphasis = ''): string[] {
   const body = words(`${emphasis} ${text}`).map(stem);
   const emphasised = words(emphasis).map(stem);
-  return [...body, ...emphasised, ...concepts(body).map((concept) => `c:${concept}`)];
+  return [...body, ...emphasised, ...concepts(`${emphasis} ${text}`).map((concept) => `c:${concept}`)];
 }
 
 export class LexicalIndex {

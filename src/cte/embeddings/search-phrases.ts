@@ -4,7 +4,8 @@
  * question asked in everyday words meets the requirement written in a standard's words (document expansion).
  *
  * The same file holds each requirement's situations: longer first-person stories of the same kind (what an
- * ML engineer, a security lead or a product manager would tell). They go to the phrase ranker alone, where
+ * ML engineer, a security lead or a product manager would tell, then the stories of
+ * `fixtures/build/search-stories.content.ts` and the rest of that family). They go to the phrase ranker alone, where
  * each is scored on its own, and not into the requirement's text: a story carries many incidental words that
  * would blur the requirement's own vocabulary in the dense embedding and the whole-text ranker (measured on
  * the development half of the plain-language queries with three situations a requirement: in the text as

@@ -55,6 +55,11 @@ function normalizeText(text: string): string {
       .replace(/\bfine[\s-]?tun(e|es|ed|ing)\b/g, 'finetune')
       // "still fine", "works fine": all right, not a penalty.
       .replace(/\b(is|are|still|looks|look|works|work|seems|be|all|just|perfectly) fine\b/g, '$1 ok')
+      // "is a one-pager fine?", "fine with us": all right too, unless "a", "the" or a size makes it a noun.
+      .replace(
+        /(?<!\b(?:a|an|the|any|big|huge|heavy|hefty|maximum|max|possible|potential|large|massive|regulatory|administrative|gdpr)\s)\bfine(?=\s*(?:[?!.,;:)]|$|to\b|with\b|by\b))/g,
+        'ok',
+      )
       .replace(/\be-mail/g, 'email')
       // A "risk register" or "incident register" is a list kept in-house, not registration with an authority.
       .replace(
@@ -174,7 +179,35 @@ export const COMPLIANCE_THESAURUS: Record<string, string[]> = {
     'annex iv',
     'annex xi',
   ],
-  competence: ['literacy', 'training', 'awareness', 'education', 'competence', 'skill', 'proficiency'],
+  // Training of people, not of models: a bare "training" would tie every model's training run to staff skills.
+  competence: [
+    'literacy',
+    'awareness',
+    'education',
+    'competence',
+    'skill',
+    'proficiency',
+    'staff training',
+    'training staff',
+    'train staff',
+    'trained staff',
+    'train employees',
+    'employee training',
+    'train people',
+    'train the team',
+    'training course',
+    'training session',
+    'training programme',
+    'training program',
+    'awareness training',
+    'security training',
+    'training for staff',
+    'training for employees',
+    'train users',
+    'train operators',
+    'untrained',
+    'lack of training',
+  ],
   supplier: [
     'supplier',
     'third party',
@@ -224,7 +257,17 @@ export const COMPLIANCE_THESAURUS: Record<string, string[]> = {
     'manipulative',
     'subliminal',
   ],
-  penalties: ['fine', 'penalty', 'penalties', 'sanction', 'non compliance', 'infringement', 'turnover'],
+  // "fines" stems to "fine"; a bare "fine" here would itself be read as "all right" (see normalizeText).
+  penalties: [
+    'fines',
+    'fined',
+    'penalty',
+    'penalties',
+    'sanction',
+    'non compliance',
+    'infringement',
+    'turnover',
+  ],
   transfer: [
     'transfer',
     'third country',
@@ -291,18 +334,40 @@ interface ConceptPhrase {
   sequence: string[];
 }
 
-function compileThesaurus(thesaurus: Record<string, string[]>): Map<string, ConceptPhrase[]> {
-  const byFirstWord = new Map<string, ConceptPhrase[]>();
+/**
+ * Phrases by their first word, in two kinds. Most are matched on the words a text keeps once its stopwords
+ * are gone, so that "list assets" meets "list of assets". A phrase whose meaning rests on a stopword ("in
+ * force", "own name", "know how", "at work") is matched on every word, stopwords included: without them it
+ * would fire on each bare "force", "name", "know" or "work".
+ */
+interface CompiledThesaurus {
+  spanning: Map<string, ConceptPhrase[]>;
+  exact: Map<string, ConceptPhrase[]>;
+}
+
+/** Stemmed words with the stopwords kept: the sequence a stopword-bearing phrase is matched on. */
+function allStems(text: string): string[] {
+  return normalizeText(text)
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length > 1)
+    .map(stem);
+}
+
+function compileThesaurus(thesaurus: Record<string, string[]>): CompiledThesaurus {
+  const compiled: CompiledThesaurus = { spanning: new Map(), exact: new Map() };
   for (const [concept, phrases] of Object.entries(thesaurus)) {
     for (const phrase of phrases) {
-      const sequence = words(phrase).map(stem);
-      if (sequence.length === 0) continue;
+      const kept = words(phrase).map(stem);
+      if (kept.length === 0) continue;
+      const full = allStems(phrase);
+      const [byFirstWord, sequence] =
+        full.length > kept.length ? [compiled.exact, full] : [compiled.spanning, kept];
       const list = byFirstWord.get(sequence[0]) ?? [];
       list.push({ concept, sequence });
       byFirstWord.set(sequence[0], list);
     }
   }
-  return byFirstWord;
+  return compiled;
 }
 
 /** The compliance thesaurus with the everyday words of each concept merged in. */
@@ -317,16 +382,23 @@ export const SEARCH_THESAURUS: Record<string, string[]> = (() => {
 
 const COMPILED = compileThesaurus(SEARCH_THESAURUS);
 
-/** Concepts whose phrases occur in the stemmed token sequence (phrases may span stopword gaps). */
-export function concepts(tokens: readonly string[], compiled = COMPILED): string[] {
+function matchPhrases(tokens: readonly string[], byFirstWord: Map<string, ConceptPhrase[]>): string[] {
   const found: string[] = [];
   tokens.forEach((token, index) => {
-    for (const phrase of compiled.get(token) ?? []) {
+    for (const phrase of byFirstWord.get(token) ?? []) {
       if (phrase.sequence.every((part, offset) => tokens[index + offset] === part))
         found.push(phrase.concept);
     }
   });
   return found;
+}
+
+/** Concepts whose phrases occur in a text (see `CompiledThesaurus` for how each kind is matched). */
+export function concepts(text: string, compiled = COMPILED): string[] {
+  return [
+    ...matchPhrases(words(text).map(stem), compiled.spanning),
+    ...matchPhrases(allStems(text), compiled.exact),
+  ];
 }
 
 /** Character n-grams of a word with boundary marks (`^log$` → `^lo`, `log`, `og$`, ...). */
@@ -352,7 +424,7 @@ export function textFeatures(text: string, emphasis = ''): TextFeatures {
   const all = [...bodyWords, ...emphasised];
   return {
     words: all,
-    concepts: [...concepts(bodyWords), ...concepts(emphasised)],
+    concepts: [...concepts(`${emphasis} ${text}`), ...concepts(emphasis)],
     ngrams: words(`${emphasis} ${text}`).flatMap((word) => charNgrams(word)),
   };
 }
