@@ -63,6 +63,12 @@ describe('everyday wording', () => {
     expect(words("we can't delete it, it doesn't work")).toEqual(['delete', 'work']);
     expect(words('it won\u2019t stop')).toEqual(['stop']);
     expect(stem('anonymize')).toBe(stem('anonymise'));
+    expect(stem('discriminating')).toBe(stem('discriminate'));
+    expect(stem('stored')).toBe(stem('store'));
+    expect(stem('applied')).toBe(stem('apply'));
+    expect(stem('employees')).toBe('employee');
+    expect(words('our US parent and the U.S. office, tell us')).toEqual(['usa', 'parent', 'usa', 'office', 'tell']);
+    expect(conceptsOf('the notified body checked it')).not.toContain('notification');
   });
 
   it('reads training as staff training only when people are trained', () => {

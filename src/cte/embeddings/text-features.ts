@@ -23,6 +23,7 @@ export function stem(word: string): string {
   let w = word.replace(/iz(e|es|ed|ing|ation|ations)$/, 'is$1').replace(/yz(e|es|ed|ing)$/, 'ys$1');
   if (w.length <= 3) return w;
   if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith('ied') && w.length > 4) return `${w.slice(0, -3)}y`;
   else if (w.endsWith('sses')) w = w.slice(0, -2);
   else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
   for (const suffix of ['ing', 'ed']) {
@@ -30,14 +31,15 @@ export function stem(word: string): string {
       w = w.slice(0, -suffix.length);
       // logging → logg → log; stopped → stopp → stop (but keep "ll"/"ss" endings such as "fill", "access").
       if (/([^aeiouls])\1$/.test(w)) w = w.slice(0, -1);
-      break;
+      return w;
     }
   }
-  return w;
+  // A final silent "e" goes, so that "discriminate" meets "discriminating" and "store" meets "stored".
+  return w.length >= 5 && w.endsWith('e') && !w.endsWith('ee') ? w.slice(0, -1) : w;
 }
 
 /**
- * Everyday spellings brought to one form before splitting: contractions ("don't" → "do not"), "fine-tune"
+ * Everyday spellings brought to one form before splitting: "US" (the country), contractions ("don't" → "do not"), "fine-tune"
  * (a kind of training, not a penalty) and "works fine" (all right, not a penalty either), "e-mail", and a
  * register that is a list ("risk register") rather than a registration.
  */
@@ -46,6 +48,8 @@ function normalizeText(text: string): string {
     text
       .normalize('NFKD')
       .replace(/[\u0300-\u036f]/g, '')
+      // The country, not the stopword "us": "a US cloud", "our U.S. parent".
+      .replace(/\bU\.?S\.?(?=[\s,;:)?!]|$)/g, 'USA')
       .toLowerCase()
       .replace(/[\u2018\u2019]/g, "'")
       .replace(/\b(can)'t\b/g, '$1 not')
@@ -61,6 +65,8 @@ function normalizeText(text: string): string {
         'ok',
       )
       .replace(/\be-mail/g, 'email')
+      // A notified body assesses conformity; it is not something that was notified.
+      .replace(/\bnotified bod(y|ies)\b/g, 'notifiedbody')
       // A "risk register" or "incident register" is a list kept in-house, not registration with an authority.
       .replace(
         /\b(risk|risks|incident|incidents|asset|assets|issue|issues|vendor|vendors|supplier|suppliers|model|models|processing|complaint|complaints|decision|decisions) register\b/g,
