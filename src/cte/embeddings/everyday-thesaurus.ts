@@ -176,6 +176,8 @@ export const EVERYDAY_THESAURUS: Record<string, string[]> = {
     'start apply',
     'apply from',
     'in force',
+    'kick in',
+    'kicks in',
     'application date',
     'transition',
     'transitional',
@@ -449,6 +451,7 @@ export const EVERYDAY_THESAURUS: Record<string, string[]> = {
     'on hook',
     'liable',
   ],
+  'data-protection-officer': ['data protection officer', 'dpo', 'privacy officer', 'privacy lead'],
   ownership: ['owner', 'owns', 'who responsible', 'responsible', 'responsibility', 'raci', 'accountable'],
   'speak-up': [
     'afraid',

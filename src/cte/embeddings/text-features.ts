@@ -11,7 +11,8 @@ const STOPWORDS = new Set(
     'into is it its itself may might more most must no nor not of on once one only or other our out over own per ' +
     'same shall should so some such than that the their them then there these they this those through to too ' +
     'under until up upon very via was we were what when where whether which while who whom why will with within ' +
-    'without would you your also any all about after again against before between during further here just us'
+    'without would you your also any all about after again against before between during further here just us ' +
+    'my me he she his her him'
   ).split(' '),
 );
 
