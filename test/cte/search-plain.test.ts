@@ -56,6 +56,7 @@ describe('everyday wording', () => {
     expect(conceptsOf('what is the maximum fine')).toContain('penalties');
     expect(conceptsOf('is a one-pager fine?')).not.toContain('penalties');
     expect(conceptsOf('is it fine with the auditors')).not.toContain('penalties');
+    expect(conceptsOf("it's fine because staging is internal")).not.toContain('penalties');
     expect(conceptsOf('we were fined last year')).toContain('penalties');
     expect(conceptsOf('can we get a fine.')).toContain('penalties');
     expect(conceptsOf('we keep a risk register')).not.toContain('registration');
@@ -67,7 +68,13 @@ describe('everyday wording', () => {
     expect(stem('stored')).toBe(stem('store'));
     expect(stem('applied')).toBe(stem('apply'));
     expect(stem('employees')).toBe('employee');
-    expect(words('our US parent and the U.S. office, tell us')).toEqual(['usa', 'parent', 'usa', 'office', 'tell']);
+    expect(words('our US parent and the U.S. office, tell us')).toEqual([
+      'usa',
+      'parent',
+      'usa',
+      'office',
+      'tell',
+    ]);
     expect(conceptsOf('the notified body checked it')).not.toContain('notification');
   });
 
@@ -75,6 +82,8 @@ describe('everyday wording', () => {
     expect(conceptsOf('the model we trained on their recordings')).not.toContain('competence');
     expect(conceptsOf('training data for the classifier')).not.toContain('competence');
     expect(conceptsOf('security awareness training for staff')).toContain('competence');
+    expect(conceptsOf('what AI training does everyone here need')).toContain('competence');
+    expect(conceptsOf('we retrained the model on new data')).not.toContain('competence');
   });
 
   it('ties everyday words to compliance concepts', () => {

@@ -41,7 +41,7 @@ export function stem(word: string): string {
 
 /**
  * Everyday spellings brought to one form before splitting: "US" (the country), contractions ("don't" → "do not"), "fine-tune"
- * (a kind of training, not a penalty) and "works fine" (all right, not a penalty either), "e-mail", and a
+ * (a kind of training, not a penalty) and "works fine" (all right, not a penalty either), "e-mail", a notified body, and a
  * register that is a list ("risk register") rather than a registration.
  */
 function normalizeText(text: string): string {
@@ -58,14 +58,23 @@ function normalizeText(text: string): string {
       .replace(/n't\b/g, ' not')
       .replace(/'(s|re|ve|ll|d|m)\b/g, '')
       .replace(/\bfine[\s-]?tun(e|es|ed|ing)\b/g, 'finetune')
-      // "still fine", "works fine": all right, not a penalty.
-      .replace(/\b(is|are|still|looks|look|works|work|seems|be|all|just|perfectly) fine\b/g, '$1 ok')
-      // "is a one-pager fine?", "fine with us": all right too, unless "a", "the" or a size makes it a noun.
+      // "works fine", "is a one-pager fine?", "it's fine because": all right, not a penalty. Only "a", "the",
+      // "what", "maximum" or a size before it make "fine" a penalty ("fines" and "fined" always are).
       .replace(
-        /(?<!\b(?:a|an|the|any|big|huge|heavy|hefty|maximum|max|possible|potential|large|massive|regulatory|administrative|gdpr)\s)\bfine(?=\s*(?:[?!.,;:)]|$|to\b|with\b|by\b))/g,
+        /(?<!\b(?:a|an|the|any|what|which|no|big|bigger|biggest|huge|heavy|hefty|maximum|max|possible|potential|large|massive|regulatory|administrative|gdpr|eur|euro|million)\s)\bfine\b/g,
         'ok',
       )
       .replace(/\be-mail/g, 'email')
+      // Training a model is not training people: "trained on", "train the model", "training data", "model was
+      // trained" become one word that the staff-training concept does not know.
+      .replace(
+        /\b(?:re)?train(?:s|ed|ing)?(?= (?:on|with|from)\b| (?:(?:the|a|an|our|their|its|this|that|my|your|new|own|custom|base|ml|ai) )?(?:model|models|classifier|network|llm|llms|assistant|chatbot)\b| (?:data|dataset|datasets|set|sets|run|runs|job|jobs|pipeline|pipelines|shard|shards|corpus|example|examples|compute|cost|costs)\b)/g,
+        'modeltrain',
+      )
+      .replace(
+        /\b(model|models|classifier|network|llm|it|they|was|were|been|being) (?:re)?trained\b/g,
+        '$1 modeltrain',
+      )
       // A notified body assesses conformity; it is not something that was notified.
       .replace(/\bnotified bod(y|ies)\b/g, 'notifiedbody')
       // A "risk register" or "incident register" is a list kept in-house, not registration with an authority.
@@ -186,34 +195,16 @@ export const COMPLIANCE_THESAURUS: Record<string, string[]> = {
     'annex iv',
     'annex xi',
   ],
-  // Training of people, not of models: a bare "training" would tie every model's training run to staff skills.
+  // "training" of people; the training of models is told apart before (see normalizeText).
   competence: [
     'literacy',
+    'training',
     'awareness',
     'education',
     'competence',
     'skill',
     'proficiency',
-    'staff training',
-    'training staff',
-    'train staff',
-    'trained staff',
-    'train employees',
-    'employee training',
-    'train people',
-    'train the team',
-    'training course',
-    'training session',
-    'training programme',
-    'training program',
-    'awareness training',
-    'security training',
-    'training for staff',
-    'training for employees',
-    'train users',
-    'train operators',
     'untrained',
-    'lack of training',
   ],
   supplier: [
     'supplier',
