@@ -65,6 +65,8 @@ function normalizeText(text: string): string {
         'ok',
       )
       .replace(/\be-mail/g, 'email')
+      // The railway is not training either: "lost it on the train".
+      .replace(/\b((?:on|in|by|off) (?:the|a) )train\b/g, '$1railway')
       // Training a model is not training people: "trained on", "train the model", "training data", "model was
       // trained" become one word that the staff-training concept does not know.
       .replace(
