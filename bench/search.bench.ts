@@ -1,7 +1,7 @@
 /**
  * Search quality and cost. Quality: recall@5, MRR@10 and nDCG@10 on the plain-language set
- * (test/cte/search-queries-plain.json, development and test halves), on the older labelled set
- * (test/cte/search-queries.json) and on the independent set (test/cte/search-queries-fresh.json), for every embedder available here: the built-in one always, the local
+ * (test/cte/search-queries-plain.json) and the independent set (test/cte/search-queries-fresh.json), development and
+ * test halves of each, and on the older labelled set (test/cte/search-queries.json), for every embedder available here: the built-in one always, the local
  * sentence-embedding model when COMPLY_MODEL_DIR holds it. Cost: cold start (fit + index) and top-10
  * latency over all requirements with NIST SP 800-53 rev5 imported, resident memory, and the search route
  * over HTTP as a ratio of a bare Fastify route (SEARCH_BENCH_HTTP=0 skips that part).
@@ -46,16 +46,16 @@ if (split !== 'dev' && split !== 'test' && split !== 'all') {
 }
 /** The plain-language queries of the halves asked for (`--split`); timing uses them too. */
 const plain = read('search-queries-plain.json').filter((query) => split === 'all' || query.split === split);
+const independent = read('search-queries-fresh.json');
+/** The halves of a split set that `--split` asks for. */
+const halves = (name: string, queries: LabelledQuery[]): [string, LabelledQuery[]][] =>
+  (['dev', 'test'] as const)
+    .filter((half) => split === 'all' || split === half)
+    .map((half) => [`${name}, ${half} half`, queries.filter((query) => query.split === half)]);
 const sets: [string, LabelledQuery[]][] = [
-  ...(split !== 'test'
-    ? [['plain, dev half', plain.filter((query) => query.split === 'dev')] as [string, LabelledQuery[]]]
-    : []),
-  ...(split !== 'dev'
-    ? [['plain, test half', plain.filter((query) => query.split === 'test')] as [string, LabelledQuery[]]]
-    : []),
+  ...halves('plain', plain),
   ['older labelled set', read('search-queries.json')],
-  // Written apart from everything the search holds and never tuned on, so it is printed with either half.
-  ['independent set', read('search-queries-fresh.json')],
+  ...halves('independent', independent),
 ];
 
 const library = loadBuiltinLibrary();

@@ -12,14 +12,18 @@ import { loadBuiltinLibrary } from '../../src/cte/library.js';
 const plain: LabelledQuery[] = JSON.parse(
   readFileSync(new URL('./search-queries-plain.json', import.meta.url), 'utf8'),
 ).queries;
+const independent: LabelledQuery[] = JSON.parse(
+  readFileSync(new URL('./search-queries-fresh.json', import.meta.url), 'utf8'),
+).queries;
 const dev = plain.filter((query) => query.split === 'dev');
 const held = plain.filter((query) => query.split === 'test');
 const library = loadBuiltinLibrary();
 
-describe('the plain-language evaluation set', () => {
-  it('labels only requirements that exist, each query in one half', () => {
+describe('the plain-language evaluation sets', () => {
+  it('label only requirements that exist, each query in one half', () => {
     expect(plain.length).toBeGreaterThanOrEqual(150);
-    for (const query of plain) {
+    expect(independent.length).toBeGreaterThanOrEqual(150);
+    for (const query of [...plain, ...independent]) {
       expect(['dev', 'test']).toContain(query.split);
       expect(query.expected.length, query.query).toBeGreaterThan(0);
       for (const ref of query.expected) {
@@ -152,10 +156,11 @@ describe('search quality on both halves of the plain-language set (built-in embe
 
   it('keeps recall@5, MRR@10 and nDCG@10 above the measured floor', async () => {
     const { recallAt5, mrr, ndcg } = await evaluateSearch(search, dev);
-    // Measured 0.723, 0.976 and 0.804: the blend over texts expanded with everyday questions in several voices,
-    // the everyday thesaurus, pseudo-relevance feedback, the crosswalk lift and first-person situations in the
-    // phrase ranker (0.611, 0.869 and 0.683 before them; 0.694, 0.965 and 0.780 before the feedback and the
-    // further voices; 0.723, 0.968 and 0.793 before the situations).
+    // Measured 0.743, 0.979 and 0.814: the blend over texts expanded with everyday questions in several voices,
+    // the everyday thesaurus, pseudo-relevance feedback, the crosswalk lift, first-person situations and stories
+    // in the phrase ranker and the wording rules (0.611, 0.869 and 0.683 before them; 0.694, 0.965 and 0.780
+    // before the feedback and the further voices; 0.723, 0.968 and 0.793 before the situations; 0.723, 0.976 and
+    // 0.804 before the stories and the wording rules).
     expect(recallAt5).toBeGreaterThanOrEqual(0.7);
     expect(mrr).toBeGreaterThanOrEqual(0.95);
     expect(ndcg).toBeGreaterThanOrEqual(0.78);
@@ -163,12 +168,31 @@ describe('search quality on both halves of the plain-language set (built-in embe
 
   it('keeps the held-out test half above its floor too, so a regression on unseen queries fails', async () => {
     const { recallAt5, mrr, ndcg } = await evaluateSearch(search, held);
-    // Measured 0.618, 0.868 and 0.711 (0.595, 0.847 and 0.696 before the situations; 0.577, 0.850 and 0.679
-    // before the feedback step and the further voices; 0.502, 0.807 and 0.600 at first); never tuned on. The
-    // floor leaves a margin for ties.
-    expect(recallAt5).toBeGreaterThanOrEqual(0.59);
-    expect(mrr).toBeGreaterThanOrEqual(0.83);
-    expect(ndcg).toBeGreaterThanOrEqual(0.68);
+    // Measured 0.634, 0.900 and 0.727 (0.618, 0.868 and 0.711 before the stories and the wording rules; 0.595,
+    // 0.847 and 0.696 before the situations; 0.577, 0.850 and 0.679 before the feedback step and the further
+    // voices; 0.502, 0.807 and 0.600 at first); never tuned on. The floor leaves a margin for ties.
+    expect(recallAt5).toBeGreaterThanOrEqual(0.6);
+    expect(mrr).toBeGreaterThanOrEqual(0.86);
+    expect(ndcg).toBeGreaterThanOrEqual(0.69);
+  });
+
+  it('keeps both halves of the independent set above their floors', async () => {
+    // Written by people who saw only the framework texts. The development half was read while tuning the
+    // wording rules (measured 0.554, 0.814 and 0.647; 0.489, 0.719 and 0.580 before them and the stories); the
+    // test half never was (0.509, 0.730 and 0.587; 0.476, 0.708 and 0.555 before).
+    const halves = {
+      dev: { recallAt5: 0.52, mrr: 0.78, ndcg: 0.61 },
+      test: { recallAt5: 0.48, mrr: 0.7, ndcg: 0.55 },
+    };
+    for (const [half, floor] of Object.entries(halves)) {
+      const quality = await evaluateSearch(
+        search,
+        independent.filter((query) => query.split === half),
+      );
+      expect(quality.recallAt5, half).toBeGreaterThanOrEqual(floor.recallAt5);
+      expect(quality.mrr, half).toBeGreaterThanOrEqual(floor.mrr);
+      expect(quality.ndcg, half).toBeGreaterThanOrEqual(floor.ndcg);
+    }
   });
 
   it('answers a question in everyday words with requirements of several frameworks', async () => {
