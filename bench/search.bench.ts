@@ -1,8 +1,9 @@
 /**
- * Search quality and cost. Quality: recall@5, MRR@10 and nDCG@10 on the plain-language set
- * (test/cte/search-queries-plain.json) and the independent set (test/cte/search-queries-fresh.json), development and
- * test halves of each, and on the older labelled set (test/cte/search-queries.json), for every embedder available here: the built-in one always, the local
- * sentence-embedding model when COMPLY_MODEL_DIR holds it. Cost: cold start (fit + index) and top-10
+ * Search quality and cost. Quality: recall@5, MRR@10 and nDCG@10 on the development and test halves of the
+ * plain-language set (test/cte/search-queries-plain.json) and of the independent set
+ * (test/cte/search-queries-fresh.json), and on the older labelled set (test/cte/search-queries.json), for every
+ * embedder available here: the built-in one always, the local sentence-embedding model when COMPLY_MODEL_DIR
+ * holds it. Cost: cold start (fit + index) and top-10
  * latency over all requirements with NIST SP 800-53 rev5 imported, resident memory, and the search route
  * over HTTP as a ratio of a bare Fastify route (SEARCH_BENCH_HTTP=0 skips that part).
  * Run: `npm run bench -- search --split dev` while tuning (only the development half is printed, by

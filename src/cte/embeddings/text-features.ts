@@ -40,9 +40,10 @@ export function stem(word: string): string {
 }
 
 /**
- * Everyday spellings brought to one form before splitting: "US" (the country), contractions ("don't" → "do not"), "fine-tune"
- * (a kind of training, not a penalty) and "works fine" (all right, not a penalty either), "e-mail", a notified body, and a
- * register that is a list ("risk register") rather than a registration.
+ * Everyday spellings brought to one form before splitting: "US" (the country), contractions ("don't" → "do
+ * not"), "fine-tune" (a kind of training, not a penalty) and "works fine" (all right, not a penalty either),
+ * "e-mail", the training of a model apart from the training of people, a notified body, and a register that
+ * is a list ("risk register") rather than a registration.
  */
 function normalizeText(text: string): string {
   return (
