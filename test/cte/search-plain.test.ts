@@ -156,7 +156,7 @@ describe('search quality on both halves of the plain-language set (built-in embe
 
   it('keeps recall@5, MRR@10 and nDCG@10 above the measured floor', async () => {
     const { recallAt5, mrr, ndcg } = await evaluateSearch(search, dev);
-    // Measured 0.743, 0.979 and 0.814: the blend over texts expanded with everyday questions in several voices,
+    // Measured 0.740, 0.979 and 0.814: the blend over texts expanded with everyday questions in several voices,
     // the everyday thesaurus, pseudo-relevance feedback, the crosswalk lift, first-person situations and stories
     // in the phrase ranker and the wording rules (0.611, 0.869 and 0.683 before them; 0.694, 0.965 and 0.780
     // before the feedback and the further voices; 0.723, 0.968 and 0.793 before the situations; 0.723, 0.976 and
@@ -168,7 +168,7 @@ describe('search quality on both halves of the plain-language set (built-in embe
 
   it('keeps the held-out test half above its floor too, so a regression on unseen queries fails', async () => {
     const { recallAt5, mrr, ndcg } = await evaluateSearch(search, held);
-    // Measured 0.634, 0.900 and 0.727 (0.618, 0.868 and 0.711 before the stories and the wording rules; 0.595,
+    // Measured 0.634, 0.895 and 0.726 (0.618, 0.868 and 0.711 before the stories and the wording rules; 0.595,
     // 0.847 and 0.696 before the situations; 0.577, 0.850 and 0.679 before the feedback step and the further
     // voices; 0.502, 0.807 and 0.600 at first); never tuned on. The floor leaves a margin for ties.
     expect(recallAt5).toBeGreaterThanOrEqual(0.6);
@@ -178,8 +178,8 @@ describe('search quality on both halves of the plain-language set (built-in embe
 
   it('keeps both halves of the independent set above their floors', async () => {
     // Written by people who saw only the framework texts. The development half was read while tuning the
-    // wording rules (measured 0.554, 0.814 and 0.647; 0.489, 0.719 and 0.580 before them and the stories); the
-    // test half never was (0.509, 0.730 and 0.587; 0.476, 0.708 and 0.555 before).
+    // wording rules (measured 0.554, 0.812 and 0.647; 0.489, 0.719 and 0.580 before them and the stories); the
+    // test half never was (0.507, 0.730 and 0.586; 0.476, 0.708 and 0.555 before).
     const halves = {
       dev: { recallAt5: 0.52, mrr: 0.78, ndcg: 0.61 },
       test: { recallAt5: 0.48, mrr: 0.7, ndcg: 0.55 },

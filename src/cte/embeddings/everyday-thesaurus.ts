@@ -526,7 +526,10 @@ export const EVERYDAY_THESAURUS: Record<string, string[]> = {
   ],
   // Information security and management-system topics, in the words people use for them.
   'physical-security': [
-    'building',
+    // Not a bare "building": "we're building an app" stems alike.
+    'office building',
+    'in the building',
+    'into the building',
     'office',
     'premises',
     'server room',
