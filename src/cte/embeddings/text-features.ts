@@ -88,11 +88,16 @@ function normalizeText(text: string): string {
   );
 }
 
-/** Lower-case words (accents removed, hyphenated words split), without stopwords. */
-export function words(text: string): string[] {
+/** Lower-case words (accents removed, hyphenated words split), stopwords kept. */
+function tokens(text: string): string[] {
   return normalizeText(text)
     .split(/[^a-z0-9]+/)
-    .filter((word) => word.length > 1 && !STOPWORDS.has(word));
+    .filter((word) => word.length > 1);
+}
+
+/** Lower-case words (accents removed, hyphenated words split), without stopwords. */
+export function words(text: string): string[] {
+  return tokens(text).filter((word) => !STOPWORDS.has(word));
 }
 
 /**
@@ -346,21 +351,13 @@ interface CompiledThesaurus {
   exact: Map<string, ConceptPhrase[]>;
 }
 
-/** Stemmed words with the stopwords kept: the sequence a stopword-bearing phrase is matched on. */
-function allStems(text: string): string[] {
-  return normalizeText(text)
-    .split(/[^a-z0-9]+/)
-    .filter((word) => word.length > 1)
-    .map(stem);
-}
-
 function compileThesaurus(thesaurus: Record<string, string[]>): CompiledThesaurus {
   const compiled: CompiledThesaurus = { spanning: new Map(), exact: new Map() };
   for (const [concept, phrases] of Object.entries(thesaurus)) {
     for (const phrase of phrases) {
       const kept = words(phrase).map(stem);
       if (kept.length === 0) continue;
-      const full = allStems(phrase);
+      const full = tokens(phrase).map(stem);
       const [byFirstWord, sequence] =
         full.length > kept.length ? [compiled.exact, full] : [compiled.spanning, kept];
       const list = byFirstWord.get(sequence[0]) ?? [];
@@ -396,10 +393,11 @@ function matchPhrases(tokens: readonly string[], byFirstWord: Map<string, Concep
 
 /** Concepts whose phrases occur in a text (see `CompiledThesaurus` for how each kind is matched). */
 export function concepts(text: string, compiled = COMPILED): string[] {
-  return [
-    ...matchPhrases(words(text).map(stem), compiled.spanning),
-    ...matchPhrases(allStems(text), compiled.exact),
-  ];
+  // The text is normalised once; both kinds of phrase are matched on its stems, with and without stopwords.
+  const all = tokens(text);
+  const stems = all.map(stem);
+  const kept = stems.filter((_, index) => !STOPWORDS.has(all[index]));
+  return [...matchPhrases(kept, compiled.spanning), ...matchPhrases(stems, compiled.exact)];
 }
 
 /** Character n-grams of a word with boundary marks (`^log$` → `^lo`, `log`, `og$`, ...). */
@@ -420,12 +418,11 @@ export interface TextFeatures {
 
 /** All features of a text; `emphasis` repeats the words of a title so they weigh more. */
 export function textFeatures(text: string, emphasis = ''): TextFeatures {
-  const bodyWords = words(`${emphasis} ${text}`).map(stem);
+  const body = words(`${emphasis} ${text}`);
   const emphasised = words(emphasis).map(stem);
-  const all = [...bodyWords, ...emphasised];
   return {
-    words: all,
+    words: [...body.map(stem), ...emphasised],
     concepts: [...concepts(`${emphasis} ${text}`), ...concepts(emphasis)],
-    ngrams: words(`${emphasis} ${text}`).flatMap((word) => charNgrams(word)),
+    ngrams: body.flatMap((word) => charNgrams(word)),
   };
 }
