@@ -10,9 +10,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../src/config.js';
-import { importCatalog } from '../src/cte/frameworks.service.js';
-import { openDatabase } from '../src/db.js';
+import { importCatalog } from '../src/features/cte/frameworks.service.js';
+import { loadConfig } from '../src/platform/config.js';
+import { openDatabase } from '../src/platform/db/database.js';
 import {
   ADMIN_KEY,
   assessEveryRequirement,

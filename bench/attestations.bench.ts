@@ -24,7 +24,7 @@ import canonicalize from 'canonicalize';
 import Fastify from 'fastify';
 import pg from 'pg';
 import sodium from 'sodium-native';
-import { buildAttestation, signAttestation } from '../src/attestations/client.js';
+import { buildAttestation, signAttestation } from '../src/features/attestations/client.js';
 import { freePort } from '../test/support/free-port.js';
 import { cpuSeconds, ROOT } from './support.js';
 
@@ -53,7 +53,7 @@ async function runBare(): Promise<void> {
  * what the daemon adds.
  */
 async function runMinimal(statement: string): Promise<void> {
-  const { AttestationBodySchema } = await import('../src/attestations/attestations.schemas.js');
+  const { AttestationBodySchema } = await import('../src/features/attestations/attestations.schemas.js');
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
   const keys = new Map<string, Promise<Buffer | null>>();
   const publicKey = (orgId: string, keyId: string) => {

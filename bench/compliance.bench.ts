@@ -5,18 +5,18 @@
  * DESIGN.md target: GET .../compliance ≥ 50 % of the bare route; every list O(page).
  */
 
-import { complianceHistory } from '../src/compliance/history.service.js';
-import { rollupOrgs } from '../src/compliance/rollup.service.js';
-import { loadConfig } from '../src/config.js';
-import { seedControlLibrary } from '../src/controls/library.seed.js';
-import { type Database, type Em, openDatabase } from '../src/db.js';
-import { insertEvidence, type NewEvidence } from '../src/evidence/evidence.store.js';
-import { createOrg } from '../src/orgs/orgs.service.js';
+import { complianceHistory } from '../src/features/compliance/history.service.js';
+import { rollupOrgs } from '../src/features/compliance/rollup.service.js';
+import { seedControlLibrary } from '../src/features/controls/library.seed.js';
+import { insertEvidence, type NewEvidence } from '../src/features/evidence/evidence.store.js';
+import { createOrg } from '../src/features/orgs/orgs.service.js';
+import { loadConfig } from '../src/platform/config.js';
+import { type Database, type Em, openDatabase } from '../src/platform/db/database.js';
 import {
   REQUIREMENT_STATUSES as CONTROL_STATUSES,
   type RequirementStatus as ControlStatus,
   EVIDENCE_TYPES,
-} from '../src/vocabulary.js';
+} from '../src/shared/vocabulary.js';
 import { ADMIN_KEY, createBenchDatabase, load, startBareRoute, startDaemon } from './support.js';
 
 const EVIDENCE_ROWS = Number(process.argv[2] ?? 100_000);

@@ -6,17 +6,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { pino } from 'pino';
-import { loadConfig } from '../src/config.js';
-import { orgCoverage, orgGaps } from '../src/cte/analysis.service.js';
-import { coverageReport } from '../src/cte/coverage.js';
-import { importCatalog } from '../src/cte/frameworks.service.js';
-import { computeGaps } from '../src/cte/gaps.js';
-import { propagateRecords } from '../src/cte/graph.js';
-import { currentLibrary } from '../src/cte/library.service.js';
-import { similarRequirements, suggestMappings } from '../src/cte/mappings.service.js';
-import { loadOrgState } from '../src/cte/org-state.service.js';
-import { searchRequirements } from '../src/cte/search.service.js';
-import { openDatabase } from '../src/db.js';
+import { orgCoverage, orgGaps } from '../src/features/cte/analysis.service.js';
+import { coverageReport } from '../src/features/cte/coverage.js';
+import { importCatalog } from '../src/features/cte/frameworks.service.js';
+import { computeGaps } from '../src/features/cte/gaps.js';
+import { propagateRecords } from '../src/features/cte/graph.js';
+import { currentLibrary } from '../src/features/cte/library.service.js';
+import { similarRequirements, suggestMappings } from '../src/features/cte/mappings.service.js';
+import { loadOrgState } from '../src/features/cte/org-state.service.js';
+import { searchRequirements } from '../src/features/cte/search/search.service.js';
+import { loadConfig } from '../src/platform/config.js';
+import { openDatabase } from '../src/platform/db/database.js';
 import { ADMIN_KEY, createBenchDatabase, load, report, startBareRoute, startDaemon } from './support.js';
 
 const ORG = 'bench';

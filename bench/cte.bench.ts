@@ -4,14 +4,14 @@
  * Targets: search top-10 < 10 ms, gaps + coverage over all frameworks < 20 ms (built-in embedder).
  */
 import { readFileSync } from 'node:fs';
-import { libraryConflicts } from '../src/cte/conflicts.js';
-import { coverageReport } from '../src/cte/coverage.js';
-import { fitBuiltinEmbedder } from '../src/cte/embeddings/create-embedder.js';
-import { RequirementSearch } from '../src/cte/embeddings/requirement-search.js';
-import { evaluateSearch, type LabelledQuery } from '../src/cte/embeddings/search-evaluation.js';
-import { computeGaps } from '../src/cte/gaps.js';
-import { type ControlStatus, type OrgControlState, propagateCoverage } from '../src/cte/graph.js';
-import { BASE_FRAMEWORK_ID, loadBuiltinLibrary } from '../src/cte/library.js';
+import { libraryConflicts } from '../src/features/cte/conflicts.js';
+import { coverageReport } from '../src/features/cte/coverage.js';
+import { computeGaps } from '../src/features/cte/gaps.js';
+import { type ControlStatus, type OrgControlState, propagateCoverage } from '../src/features/cte/graph.js';
+import { BASE_FRAMEWORK_ID, loadBuiltinLibrary } from '../src/features/cte/library.js';
+import { fitBuiltinEmbedder } from '../src/features/cte/search/create-embedder.js';
+import { RequirementSearch } from '../src/features/cte/search/requirement-search.js';
+import { evaluateSearch, type LabelledQuery } from '../src/features/cte/search/search-evaluation.js';
 
 function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);

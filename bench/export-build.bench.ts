@@ -11,10 +11,10 @@ import {
   type OscalDocumentKind,
   validateOscalDocument,
   warmOscalValidators,
-} from '../src/exports/oscal/index.js';
-import { zipIntoSpool } from '../src/exports/oscal-zip.js';
-import { renderSoa, SOA_FORMATS } from '../src/exports/soa/index.js';
-import { Spool } from '../src/exports/spool.js';
+} from '../src/features/exports/oscal/index.js';
+import { zipIntoSpool } from '../src/features/exports/oscal-zip.js';
+import { renderSoa, SOA_FORMATS } from '../src/features/exports/soa/index.js';
+import { Spool } from '../src/features/exports/spool.js';
 import { evidenceSpread, exportData } from '../test/exports/export-data.factory.js';
 
 const evidenceCount = Number(process.argv[2] ?? 100_000);

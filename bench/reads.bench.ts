@@ -18,12 +18,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
-import { buildAttestation } from '../src/attestations/client.js';
-import { loadConfig } from '../src/config.js';
-import { importCatalog } from '../src/cte/frameworks.service.js';
-import { openDatabase } from '../src/db.js';
-import { insertEvidence, type NewEvidence } from '../src/evidence/evidence.store.js';
-import { EVIDENCE_TYPES } from '../src/vocabulary.js';
+import { buildAttestation } from '../src/features/attestations/client.js';
+import { importCatalog } from '../src/features/cte/frameworks.service.js';
+import { insertEvidence, type NewEvidence } from '../src/features/evidence/evidence.store.js';
+import { loadConfig } from '../src/platform/config.js';
+import { openDatabase } from '../src/platform/db/database.js';
+import { EVIDENCE_TYPES } from '../src/shared/vocabulary.js';
 import { freePort } from '../test/support/free-port.js';
 import {
   ADMIN_KEY,

@@ -5,10 +5,10 @@
  * Run: `npx tsx bench/search-dev.ts [--misses]`.
  */
 import { readFileSync } from 'node:fs';
-import { fitBuiltinEmbedder } from '../src/cte/embeddings/create-embedder.js';
-import { RequirementSearch } from '../src/cte/embeddings/requirement-search.js';
-import { evaluateSearch, type LabelledQuery } from '../src/cte/embeddings/search-evaluation.js';
-import { loadBuiltinLibrary } from '../src/cte/library.js';
+import { loadBuiltinLibrary } from '../src/features/cte/library.js';
+import { fitBuiltinEmbedder } from '../src/features/cte/search/create-embedder.js';
+import { RequirementSearch } from '../src/features/cte/search/requirement-search.js';
+import { evaluateSearch, type LabelledQuery } from '../src/features/cte/search/search-evaluation.js';
 
 const read = (name: string): LabelledQuery[] =>
   JSON.parse(readFileSync(new URL(`../test/cte/${name}`, import.meta.url), 'utf8')).queries;

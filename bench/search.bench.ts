@@ -11,15 +11,15 @@
  * cold start < 3 s.
  */
 import { readFileSync } from 'node:fs';
-import { loadConfig } from '../src/config.js';
-import { fitBuiltinEmbedder } from '../src/cte/embeddings/create-embedder.js';
-import { type Embedder, libraryDocuments } from '../src/cte/embeddings/embedder.js';
-import { lexicalIndex, RequirementSearch } from '../src/cte/embeddings/requirement-search.js';
-import { evaluateSearch, type LabelledQuery } from '../src/cte/embeddings/search-evaluation.js';
-import { loadTransformersEmbedder } from '../src/cte/embeddings/transformers-embedder.js';
-import { extendLibrary, type FrameworkLibrary, loadBuiltinLibrary } from '../src/cte/library.js';
-import { importOscalCatalog } from '../src/cte/oscal-import.js';
-import { localModelPresent } from '../src/cte/search.service.js';
+import { extendLibrary, type FrameworkLibrary, loadBuiltinLibrary } from '../src/features/cte/library.js';
+import { importOscalCatalog } from '../src/features/cte/oscal-import.js';
+import { fitBuiltinEmbedder } from '../src/features/cte/search/create-embedder.js';
+import { type Embedder, libraryDocuments } from '../src/features/cte/search/embedder.js';
+import { lexicalIndex, RequirementSearch } from '../src/features/cte/search/requirement-search.js';
+import { localModelPresent } from '../src/features/cte/search/search.service.js';
+import { evaluateSearch, type LabelledQuery } from '../src/features/cte/search/search-evaluation.js';
+import { loadTransformersEmbedder } from '../src/features/cte/search/transformers-embedder.js';
+import { loadConfig } from '../src/platform/config.js';
 import { ADMIN_KEY, createBenchDatabase, load, report, startBareRoute, startDaemon } from './support.js';
 
 function percentile(samples: number[], p: number): number {

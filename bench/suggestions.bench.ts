@@ -5,11 +5,15 @@
  * (SUGGESTION_SPLITS=dev prints the development half only, which is all tuning may look at).
  */
 import { readFileSync } from 'node:fs';
-import { createEmbedder } from '../src/cte/embeddings/create-embedder.js';
-import { libraryDocuments } from '../src/cte/embeddings/embedder.js';
-import { extendLibrary, type FrameworkLibrary, loadBuiltinLibrary } from '../src/cte/library.js';
-import { importOscalCatalog } from '../src/cte/oscal-import.js';
-import { evaluateSuggestions, type SuggestionLabel, withoutPair } from '../src/cte/suggestion-evaluation.js';
+import { extendLibrary, type FrameworkLibrary, loadBuiltinLibrary } from '../src/features/cte/library.js';
+import { importOscalCatalog } from '../src/features/cte/oscal-import.js';
+import { createEmbedder } from '../src/features/cte/search/create-embedder.js';
+import { libraryDocuments } from '../src/features/cte/search/embedder.js';
+import {
+  evaluateSuggestions,
+  type SuggestionLabel,
+  withoutPair,
+} from '../src/features/cte/suggestion-evaluation.js';
 import { ROOT } from './support.js';
 
 const lexicalWeight = process.env.SUGGESTION_LEXICAL_WEIGHT

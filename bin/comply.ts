@@ -6,6 +6,6 @@ import { enableCompileCache } from 'node:module';
 // so that later starts load the CLI and the daemon without compiling them again. The rest is imported
 // after this call: static imports would all be compiled before it ran.
 enableCompileCache();
-const { runCli } = await import('../src/cli/main.js');
+const { runCli } = await import('../src/clients/cli/main.js');
 
 await runCli(process.argv);

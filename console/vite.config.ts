@@ -1,7 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-// Built by scripts/build.mjs into dist/console; the daemon serves it at / (src/console/console.routes.ts).
+// Built by scripts/build.mjs into dist/console; the daemon serves it at / (src/features/console/console.routes.ts).
 export default defineConfig({
   root: import.meta.dirname,
   base: '/',

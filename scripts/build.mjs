@@ -48,7 +48,9 @@ if (!fs.existsSync(tsc)) {
 }
 execFileSync(tsc, ['-p', path.join(root, 'tsconfig.build.json'), '--outDir', next], { stdio: 'inherit' });
 fs.cpSync(path.join(root, 'fixtures'), path.join(next, 'fixtures'), { recursive: true });
-fs.cpSync(path.join(root, 'src/oscal/schemas'), path.join(next, 'src/oscal/schemas'), { recursive: true });
+fs.cpSync(path.join(root, 'src/platform/oscal/schemas'), path.join(next, 'src/platform/oscal/schemas'), {
+  recursive: true,
+});
 fs.cpSync(path.join(root, 'scripts/require-node.mjs'), path.join(next, 'scripts/require-node.mjs'));
 buildConsole(path.join(next, 'console'));
 fs.writeFileSync(path.join(next, '.built'), new Date().toISOString());

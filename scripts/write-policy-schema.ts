@@ -2,7 +2,7 @@
 // test/check/policy.test.ts fails while the two differ. Run: npx tsx scripts/write-policy-schema.ts
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { policyJsonSchema } from '../src/check/policy.schema.js';
+import { policyJsonSchema } from '../src/clients/gate/policy.schema.js';
 
 const POLICY_SCHEMA_FILE = path.resolve(import.meta.dirname, '../comply.policy.schema.json');
 

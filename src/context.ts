@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { KeyResolver } from './auth/keys.service.js';
-import type { OrgReadCache } from './cache/org-read-cache.js';
-import type { RevocationBus } from './cache/revocations.js';
-import type { Config } from './config.js';
-import type { Database } from './db.js';
-import type { JobRunner } from './jobs/jobs.js';
+import type { KeyResolver } from './features/auth/keys.service.js';
+import type { OrgReadCache } from './platform/cache/org-read-cache.js';
+import type { RevocationBus } from './platform/cache/revocations.js';
+import type { Config } from './platform/config.js';
+import type { Database } from './platform/db/database.js';
+import type { JobRunner } from './platform/jobs/jobs.js';
 
 /** What feature routes may use: passed explicitly to each feature's route plugin. */
 export interface AppContext {

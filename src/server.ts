@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from './app.js';
-import { countKeys, createKey } from './auth/keys.service.js';
-import { scheduleComplianceRollup } from './compliance/rollup.job.js';
-import type { Config } from './config.js';
-import { seedControlLibrary } from './controls/library.seed.js';
-import { type Database, openDatabase } from './db.js';
-import { createJobRunner } from './jobs/create-job-runner.js';
-import { createRedis } from './jobs/redis.js';
-import { Metrics } from './metrics/metrics.js';
-import { startMetricsServer } from './metrics/metrics.server.js';
+import { countKeys, createKey } from './features/auth/keys.service.js';
+import { scheduleComplianceRollup } from './features/compliance/rollup.job.js';
+import { seedControlLibrary } from './features/controls/library.seed.js';
+import type { Config } from './platform/config.js';
+import { type Database, openDatabase } from './platform/db/database.js';
+import { createJobRunner } from './platform/jobs/create-job-runner.js';
+import { createRedis } from './platform/jobs/redis.js';
+import { Metrics } from './platform/metrics/metrics.js';
+import { startMetricsServer } from './platform/metrics/metrics.server.js';
 
 export interface RunningServer {
   app: FastifyInstance;

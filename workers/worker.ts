@@ -1,5 +1,5 @@
-import { ConfigError, loadConfig } from '../src/config.js';
-import { runWorkerProcess } from '../src/jobs/worker.js';
+import { ConfigError, loadConfig } from '../src/platform/config.js';
+import { runWorkerProcess } from '../src/worker.js';
 
 /** Entry of a worker process (also `comply worker`): needs DATABASE_URL (PostgreSQL) and REDIS_URL. */
 try {

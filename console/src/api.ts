@@ -5,7 +5,7 @@ import {
   type GapPriority,
   REQUIREMENT_STATUSES,
   type RequirementStatus,
-} from '../../src/vocabulary.js';
+} from '../../src/shared/vocabulary.js';
 
 /**
  * The console's HTTP client: every call goes to /api/v1 on the page's own origin with the signed-in key in

@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db.js';
-import { DataDirLockedError, lockDataDir } from '../../src/db-lock.js';
-import { migrations } from '../../src/migrations/index.js';
+import { openDatabase } from '../../src/platform/db/database.js';
+import { DataDirLockedError, lockDataDir } from '../../src/platform/db/lock.js';
+import { migrations } from '../../src/platform/db/migrations/index.js';
 import { createScratchDatabase } from '../support/app.js';
 
 describe('migrations', () => {

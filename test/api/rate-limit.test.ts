@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { InProcessJobRunner } from '../../src/jobs/in-process.runner.js';
+import { InProcessJobRunner } from '../../src/platform/jobs/in-process.runner.js';
 import { ADMIN_KEY, openTestDatabase, REDIS_TEST_URL, type TestDatabase } from '../support/app.js';
 
 async function appWithLimit(test: TestDatabase, redis: Redis | null) {

@@ -4,10 +4,10 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { ORG_INVALIDATION_CHANNEL, OrgReadCache } from '../../src/cache/org-read-cache.js';
-import { listOrgControls } from '../../src/controls/controls.service.js';
-import { InProcessJobRunner } from '../../src/jobs/in-process.runner.js';
-import { createOrg } from '../../src/orgs/orgs.service.js';
+import { listOrgControls } from '../../src/features/controls/controls.service.js';
+import { createOrg } from '../../src/features/orgs/orgs.service.js';
+import { ORG_INVALIDATION_CHANNEL, OrgReadCache } from '../../src/platform/cache/org-read-cache.js';
+import { InProcessJobRunner } from '../../src/platform/jobs/in-process.runner.js';
 import { ADMIN_KEY, createTestApp, openTestDatabase, REDIS_TEST_URL, type TestApp } from '../support/app.js';
 import { oscalCatalog } from '../support/oscal-catalog.js';
 

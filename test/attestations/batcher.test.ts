@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Batcher, type Outcome } from '../../src/attestations/batcher.js';
+import { Batcher, type Outcome } from '../../src/features/attestations/batcher.js';
 
 interface Recorder {
   batches: number[][];

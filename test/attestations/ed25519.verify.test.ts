@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ed25519Verifiers, verifyEd25519 } from '../../src/sidecars/ed25519.verify.js';
+import { ed25519Verifiers, verifyEd25519 } from '../../src/features/sidecars/ed25519.verify.js';
 import { createTestApp, dbKinds, type TestApp } from '../support/app.js';
 import { attestation, type Body, newSidecarKey, signed } from './helpers.js';
 

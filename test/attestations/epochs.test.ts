@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { type Database, openDatabase } from '../../src/db.js';
-import { InProcessJobRunner } from '../../src/jobs/in-process.runner.js';
+import { type Database, openDatabase } from '../../src/platform/db/database.js';
+import { InProcessJobRunner } from '../../src/platform/jobs/in-process.runner.js';
 import { ADMIN_KEY, createTestApp, dbKinds, type TestApp } from '../support/app.js';
 import { attestation, type Body, contentHash, merkleTreeHash, newSidecarKey, signed } from './helpers.js';
 

@@ -2,16 +2,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type PreparedAttestation,
   storeAttestationBatch,
-} from '../../src/attestations/attestations.store.js';
-import { EvidenceFolding } from '../../src/requirements/evidence-folding.js';
+} from '../../src/features/attestations/attestations.store.js';
+import { EvidenceFolding } from '../../src/records/evidence-folding.js';
 import {
   evidenceTotalSql,
   foldEvidencePieces,
   readRecordStates,
   readRecords,
   readRecordViews,
-} from '../../src/requirements/requirements.store.js';
-import { ISO_42001 } from '../../src/vocabulary.js';
+} from '../../src/records/records.store.js';
+import { ISO_42001 } from '../../src/shared/vocabulary.js';
 import { createTestApp, dbKinds, type TestApp } from '../support/app.js';
 
 const ORG = 'pieces-org';

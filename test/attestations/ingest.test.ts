@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AttestationIngest } from '../../src/attestations/attestations.ingest.js';
-import { readRecords } from '../../src/requirements/requirements.store.js';
-import { ISO_42001 } from '../../src/vocabulary.js';
+import { AttestationIngest } from '../../src/features/attestations/attestations.ingest.js';
+import { readRecords } from '../../src/records/records.store.js';
+import { ISO_42001 } from '../../src/shared/vocabulary.js';
 import { createTestApp, dbKinds, type TestApp } from '../support/app.js';
 import {
   attestation,

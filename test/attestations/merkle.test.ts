@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { MerkleTreeBuilder } from '../../src/attestations/epoch.merkle.js';
+import { MerkleTreeBuilder } from '../../src/features/attestations/epoch.merkle.js';
 import { merkleTreeHash } from './helpers.js';
 
 const leaf = (index: number) => createHash('sha256').update(`leaf ${index}`).digest();

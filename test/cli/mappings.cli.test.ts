@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBuiltinLibrary } from '../../src/cte/library.js';
+import { loadBuiltinLibrary } from '../../src/features/cte/library.js';
 import { ADMIN_KEY } from '../support/app.js';
 import { type Daemon, runComply, startDaemon } from '../support/daemon.js';
 import { oscalCatalog } from '../support/oscal-catalog.js';

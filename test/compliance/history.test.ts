@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { rollupJobId } from '../../src/compliance/rollup.job.js';
-import { rollupOrgs } from '../../src/compliance/rollup.service.js';
-import { BullmqJobRunner } from '../../src/jobs/bullmq.runner.js';
+import { rollupJobId } from '../../src/features/compliance/rollup.job.js';
+import { rollupOrgs } from '../../src/features/compliance/rollup.service.js';
+import { BullmqJobRunner } from '../../src/platform/jobs/bullmq.runner.js';
 import { createTestApp, dbKinds, REDIS_TEST_URL, type TestApp } from '../support/app.js';
 
 const counts = (implemented: number, inProgress: number, notStarted: number, notApplicable = 0) => ({

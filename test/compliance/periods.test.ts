@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextPeriodStart, parseInstant, periodStart, periodsBetween } from '../../src/compliance/periods.js';
+import { nextPeriodStart, parseInstant, periodStart, periodsBetween } from '../../src/platform/time.js';
 
 const d = (iso: string) => new Date(iso);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { scoreByDomain } from '../../src/compliance/compliance.service.js';
-import { countStates, scoreOf } from '../../src/compliance/score.js';
+import { scoreByDomain } from '../../src/features/compliance/compliance.service.js';
+import { countStates, scoreOf } from '../../src/records/score.js';
 
 const counts = (implemented: number, inProgress: number, notStarted: number, notApplicable = 0) => ({
   implemented,

@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { type EpochRecord, verifyEpoch } from '../../console/src/merkle.js';
-import { contentHashOf, contentOfRecord, signedContent } from '../../src/attestations/attestation-content.js';
-import { MerkleTreeBuilder } from '../../src/attestations/epoch.merkle.js';
+import {
+  contentHashOf,
+  contentOfRecord,
+  signedContent,
+} from '../../src/features/attestations/attestation-content.js';
+import { MerkleTreeBuilder } from '../../src/features/attestations/epoch.merkle.js';
 
 /** The console's WebCrypto verifier (run here on Node's WebCrypto) agrees with the daemon's epoch root. */
 

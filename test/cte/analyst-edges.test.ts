@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBuiltinLibrary } from '../../src/cte/library.js';
-import { mappingCollectionErrors } from '../../src/cte/mapping-export.js';
+import { loadBuiltinLibrary } from '../../src/features/cte/library.js';
+import { mappingCollectionErrors } from '../../src/features/cte/mapping-export.js';
 import { createTestApp, dbKinds, type TestApp } from '../support/app.js';
 import { oscalCatalog } from '../support/oscal-catalog.js';
 

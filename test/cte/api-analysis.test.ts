@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { libraryConflicts } from '../../src/cte/conflicts.js';
-import { pairwiseCoverage } from '../../src/cte/coverage.js';
-import { computeGaps, type GapContext } from '../../src/cte/gaps.js';
-import { type ControlStatus, type OrgControlState, propagateCoverage } from '../../src/cte/graph.js';
-import { BASE_FRAMEWORK_ID, BUILTIN_FRAMEWORK_IDS, loadBuiltinLibrary } from '../../src/cte/library.js';
+import { libraryConflicts } from '../../src/features/cte/conflicts.js';
+import { pairwiseCoverage } from '../../src/features/cte/coverage.js';
+import { computeGaps, type GapContext } from '../../src/features/cte/gaps.js';
+import { type ControlStatus, type OrgControlState, propagateCoverage } from '../../src/features/cte/graph.js';
+import {
+  BASE_FRAMEWORK_ID,
+  BUILTIN_FRAMEWORK_IDS,
+  loadBuiltinLibrary,
+} from '../../src/features/cte/library.js';
 import { createTestApp, dbKinds, type TestApp } from '../support/app.js';
 
 const CTE = '/api/v1/cte';

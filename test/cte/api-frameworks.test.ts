@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadStoredFrameworks } from '../../src/cte/frameworks.store.js';
-import { BUILTIN_FRAMEWORK_IDS, loadBuiltinLibrary } from '../../src/cte/library.js';
-import { mappingCollectionErrors } from '../../src/cte/mapping-export.js';
+import { loadStoredFrameworks } from '../../src/features/cte/frameworks.store.js';
+import { BUILTIN_FRAMEWORK_IDS, loadBuiltinLibrary } from '../../src/features/cte/library.js';
+import { mappingCollectionErrors } from '../../src/features/cte/mapping-export.js';
 import { createTestApp, dbKinds, type TestApp } from '../support/app.js';
 
 const catalogText = readFileSync(

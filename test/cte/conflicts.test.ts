@@ -6,9 +6,9 @@ import {
   mergeConflicts,
   rulePolarity,
   subjectRelation,
-} from '../../src/cte/conflicts.js';
-import type { Conflict, RequirementParameter } from '../../src/cte/framework.types.js';
-import { createLibrary, extendLibrary, loadBuiltinLibrary } from '../../src/cte/library.js';
+} from '../../src/features/cte/conflicts.js';
+import type { Conflict, RequirementParameter } from '../../src/features/cte/framework.types.js';
+import { createLibrary, extendLibrary, loadBuiltinLibrary } from '../../src/features/cte/library.js';
 import { framework, parameter, requirement } from './hand-built.js';
 
 function pairLibrary(left: RequirementParameter, right: RequirementParameter) {

@@ -4,10 +4,10 @@ import {
   coverageReport,
   frameworkCoverage,
   pairwiseCoverage,
-} from '../../src/cte/coverage.js';
-import { computeGaps } from '../../src/cte/gaps.js';
-import { propagateCoverage } from '../../src/cte/graph.js';
-import { loadBuiltinLibrary } from '../../src/cte/library.js';
+} from '../../src/features/cte/coverage.js';
+import { computeGaps } from '../../src/features/cte/gaps.js';
+import { propagateCoverage } from '../../src/features/cte/graph.js';
+import { loadBuiltinLibrary } from '../../src/features/cte/library.js';
 import { smallLibrary } from './hand-built.js';
 
 describe('coverage', () => {

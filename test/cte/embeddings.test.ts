@@ -2,24 +2,24 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_MODEL, BuiltinEmbedder } from '../../src/cte/embeddings/builtin-embedder.js';
-import { createEmbedder, fitBuiltinEmbedder } from '../../src/cte/embeddings/create-embedder.js';
+import { BUILTIN_MODEL, BuiltinEmbedder } from '../../src/features/cte/search/builtin-embedder.js';
+import { createEmbedder, fitBuiltinEmbedder } from '../../src/features/cte/search/create-embedder.js';
 import {
   gaussian,
   orthonormalizeColumns,
   seededRandom,
   symmetricEigen,
-} from '../../src/cte/embeddings/linear-algebra.js';
-import { LruCache } from '../../src/cte/embeddings/lru-cache.js';
-import { RequirementSearch } from '../../src/cte/embeddings/requirement-search.js';
-import { concepts, stem, words } from '../../src/cte/embeddings/text-features.js';
+} from '../../src/features/cte/search/linear-algebra.js';
+import { RequirementSearch } from '../../src/features/cte/search/requirement-search.js';
+import { concepts, stem, words } from '../../src/features/cte/search/text-features.js';
 import {
   arrayToVector,
   bufferToVector,
   vectorToArray,
   vectorToBuffer,
-} from '../../src/cte/embeddings/vector-codec.js';
-import { VectorIndex } from '../../src/cte/embeddings/vector-index.js';
+} from '../../src/features/cte/search/vector-codec.js';
+import { VectorIndex } from '../../src/features/cte/search/vector-index.js';
+import { LruCache } from '../../src/platform/cache/lru-cache.js';
 import { framework, requirement, smallLibrary } from './hand-built.js';
 
 describe('linear algebra', () => {

@@ -9,8 +9,13 @@ import {
 } from '../../fixtures/build/parameter-tags.js';
 import { readReference } from '../../fixtures/build/reference.js';
 import { topicVocabulary } from '../../fixtures/build/topics.js';
-import type { Conflict, CrosswalkEdge, Framework, RequirementRef } from '../../src/cte/framework.types.js';
-import { createLibrary } from '../../src/cte/library.js';
+import type {
+  Conflict,
+  CrosswalkEdge,
+  Framework,
+  RequirementRef,
+} from '../../src/features/cte/framework.types.js';
+import { createLibrary } from '../../src/features/cte/library.js';
 
 const fixturesDir = new URL('../../fixtures/', import.meta.url);
 

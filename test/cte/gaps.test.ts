@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { computeGapDetails, computeGaps, gapScore, priorityFor, riskPoints } from '../../src/cte/gaps.js';
-import { type OrgControlState, propagateCoverage } from '../../src/cte/graph.js';
-import { UnknownFrameworkError } from '../../src/cte/library.js';
+import {
+  computeGapDetails,
+  computeGaps,
+  gapScore,
+  priorityFor,
+  riskPoints,
+} from '../../src/features/cte/gaps.js';
+import { type OrgControlState, propagateCoverage } from '../../src/features/cte/graph.js';
+import { UnknownFrameworkError } from '../../src/features/cte/library.js';
 import { requirement, smallLibrary } from './hand-built.js';
 
 const state = (status: OrgControlState['status'], applicable = true): OrgControlState => ({

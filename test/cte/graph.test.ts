@@ -5,8 +5,8 @@ import {
   type OrgControlState,
   propagateCoverage,
   reachingControls,
-} from '../../src/cte/graph.js';
-import { createLibrary, extendLibrary } from '../../src/cte/library.js';
+} from '../../src/features/cte/graph.js';
+import { createLibrary, extendLibrary } from '../../src/features/cte/library.js';
 import { edge, framework, requirement, smallLibrary } from './hand-built.js';
 
 const implemented: OrgControlState = { status: 'implemented', applicable: true };

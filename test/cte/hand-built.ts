@@ -6,8 +6,8 @@ import type {
   Relationship,
   Requirement,
   RequirementParameter,
-} from '../../src/cte/framework.types.js';
-import { createLibrary, type FrameworkLibrary } from '../../src/cte/library.js';
+} from '../../src/features/cte/framework.types.js';
+import { createLibrary, type FrameworkLibrary } from '../../src/features/cte/library.js';
 
 export function requirement(id: string, title: string, extra: Partial<Requirement> = {}): Requirement {
   return { id, title, description: `${title}.`, legal: false, ...extra };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { frameworkCoverage, pairwiseCoverage } from '../../src/cte/coverage.js';
-import { computeGaps } from '../../src/cte/gaps.js';
+import { frameworkCoverage, pairwiseCoverage } from '../../src/features/cte/coverage.js';
+import { computeGaps } from '../../src/features/cte/gaps.js';
 import {
   type ControlStatus,
   jointStrength,
@@ -8,7 +8,7 @@ import {
   propagateCoverage,
   reachingControls,
   uncoveredByExclusion,
-} from '../../src/cte/graph.js';
+} from '../../src/features/cte/graph.js';
 import { jointLibrary } from './hand-built.js';
 
 const library = jointLibrary();

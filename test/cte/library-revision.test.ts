@@ -4,8 +4,8 @@
  * just before it is always seen.
  */
 import { describe, expect, it } from 'vitest';
-import { revisionNow } from '../../src/cte/library.service.js';
-import type { Em } from '../../src/db.js';
+import { revisionNow } from '../../src/features/cte/library.service.js';
+import type { Em } from '../../src/platform/db/database.js';
 
 function fakeEm(inTransaction = false) {
   const sent: ((rows: { revision: string }[]) => void)[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createLibrary, loadBuiltinLibrary } from '../../src/cte/library.js';
-import { exportMappingCollection, mappingCollectionErrors } from '../../src/cte/mapping-export.js';
+import { createLibrary, loadBuiltinLibrary } from '../../src/features/cte/library.js';
+import { exportMappingCollection, mappingCollectionErrors } from '../../src/features/cte/mapping-export.js';
 import { edge, framework, requirement, smallLibrary } from './hand-built.js';
 
 const at = new Date('2026-11-22T00:00:00Z');

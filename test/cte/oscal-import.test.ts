@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BASE_FRAMEWORK_ID, extendLibrary, loadBuiltinLibrary } from '../../src/cte/library.js';
-import { catalogSlug, importOscalCatalog, OscalImportError } from '../../src/cte/oscal-import.js';
+import { BASE_FRAMEWORK_ID, extendLibrary, loadBuiltinLibrary } from '../../src/features/cte/library.js';
+import { catalogSlug, importOscalCatalog, OscalImportError } from '../../src/features/cte/oscal-import.js';
 
 const readJson = (url: URL) => JSON.parse(readFileSync(url, 'utf8'));
 const catalog501 = readJson(

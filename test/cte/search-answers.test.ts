@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeptAnswers } from '../../src/cte/search-answers.js';
+import { KeptAnswers } from '../../src/features/cte/search/search-answers.js';
 
 describe('kept search answers', () => {
   it('answer a question asked again with the same limit only', () => {

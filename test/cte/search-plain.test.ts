@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fitBuiltinEmbedder } from '../../src/cte/embeddings/create-embedder.js';
-import { LexicalIndex } from '../../src/cte/embeddings/lexical-index.js';
-import { crosswalkNeighbours, RequirementSearch } from '../../src/cte/embeddings/requirement-search.js';
-import { evaluateSearch, type LabelledQuery } from '../../src/cte/embeddings/search-evaluation.js';
-import { searchPhrases } from '../../src/cte/embeddings/search-phrases.js';
-import { concepts, stem, words } from '../../src/cte/embeddings/text-features.js';
-import type { EdgeAuthorship, LibraryEdge, RequirementRef } from '../../src/cte/framework.types.js';
-import { loadBuiltinLibrary } from '../../src/cte/library.js';
+import type { EdgeAuthorship, LibraryEdge, RequirementRef } from '../../src/features/cte/framework.types.js';
+import { loadBuiltinLibrary } from '../../src/features/cte/library.js';
+import { fitBuiltinEmbedder } from '../../src/features/cte/search/create-embedder.js';
+import { LexicalIndex } from '../../src/features/cte/search/lexical-index.js';
+import { crosswalkNeighbours, RequirementSearch } from '../../src/features/cte/search/requirement-search.js';
+import { evaluateSearch, type LabelledQuery } from '../../src/features/cte/search/search-evaluation.js';
+import { searchPhrases } from '../../src/features/cte/search/search-phrases.js';
+import { concepts, stem, words } from '../../src/features/cte/search/text-features.js';
 
 const plain: LabelledQuery[] = JSON.parse(
   readFileSync(new URL('./search-queries-plain.json', import.meta.url), 'utf8'),

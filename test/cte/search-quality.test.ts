@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fitBuiltinEmbedder } from '../../src/cte/embeddings/create-embedder.js';
-import { RequirementSearch } from '../../src/cte/embeddings/requirement-search.js';
-import { evaluateSearch, type LabelledQuery } from '../../src/cte/embeddings/search-evaluation.js';
-import { loadBuiltinLibrary } from '../../src/cte/library.js';
+import { loadBuiltinLibrary } from '../../src/features/cte/library.js';
+import { fitBuiltinEmbedder } from '../../src/features/cte/search/create-embedder.js';
+import { RequirementSearch } from '../../src/features/cte/search/requirement-search.js';
+import { evaluateSearch, type LabelledQuery } from '../../src/features/cte/search/search-evaluation.js';
 
 const labelled: LabelledQuery[] = JSON.parse(
   readFileSync(new URL('./search-queries.json', import.meta.url), 'utf8'),

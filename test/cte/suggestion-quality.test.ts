@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEmbedder } from '../../src/cte/embeddings/create-embedder.js';
-import { libraryDocuments, type RequirementDocument } from '../../src/cte/embeddings/embedder.js';
-import { extendLibrary, type FrameworkLibrary, loadBuiltinLibrary } from '../../src/cte/library.js';
-import { importOscalCatalog } from '../../src/cte/oscal-import.js';
+import { extendLibrary, type FrameworkLibrary, loadBuiltinLibrary } from '../../src/features/cte/library.js';
+import { importOscalCatalog } from '../../src/features/cte/oscal-import.js';
+import { createEmbedder } from '../../src/features/cte/search/create-embedder.js';
+import { libraryDocuments, type RequirementDocument } from '../../src/features/cte/search/embedder.js';
 import {
   evaluateSuggestions,
   type SuggestionLabel,
   splitOf,
   withoutPair,
-} from '../../src/cte/suggestion-evaluation.js';
+} from '../../src/features/cte/suggestion-evaluation.js';
 
 const labelled = JSON.parse(readFileSync(new URL('./suggestion-labels.json', import.meta.url), 'utf8')) as {
   from: string;

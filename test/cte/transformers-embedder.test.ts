@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createEmbedder } from '../../src/cte/embeddings/create-embedder.js';
-import { loadTransformersEmbedder } from '../../src/cte/embeddings/transformers-embedder.js';
+import { createEmbedder } from '../../src/features/cte/search/create-embedder.js';
+import { loadTransformersEmbedder } from '../../src/features/cte/search/transformers-embedder.js';
 import { framework, requirement } from './hand-built.js';
 import { writeTinyModel } from './tiny-transformers-model.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertEvidence } from '../../src/evidence/evidence.store.js';
+import { insertEvidence } from '../../src/features/evidence/evidence.store.js';
 import { createTestApp, dbKinds, type TestApp } from '../support/app.js';
 
 const base = '/api/v1/orgs/acme/controls';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OscalPackage, validateOscalPackage } from '../../src/exports/oscal/index.js';
+import { type OscalPackage, validateOscalPackage } from '../../src/features/exports/oscal/index.js';
 import { ADMIN_KEY } from '../support/app.js';
 import { type Daemon, runComply, startDaemon } from '../support/daemon.js';
 

@@ -2,17 +2,17 @@ import { parse } from 'csv-parse/sync';
 import { unzipSync } from 'fflate';
 import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertEvidence } from '../../src/evidence/evidence.store.js';
-import { isoInstant, loadExportData } from '../../src/exports/export.service.js';
+import { insertEvidence } from '../../src/features/evidence/evidence.store.js';
+import { isoInstant, loadExportData } from '../../src/features/exports/export.service.js';
 import {
   checkOscalConstraints,
   checkOscalReferences,
   type OscalDocumentKind,
   type OscalPackage,
   validateOscalDocument,
-} from '../../src/exports/oscal/index.js';
-import { SOA_CSV_COLUMNS } from '../../src/exports/soa/index.js';
-import { SOA_EVIDENCE_LIMIT } from '../../src/exports/soa-export.js';
+} from '../../src/features/exports/oscal/index.js';
+import { SOA_CSV_COLUMNS } from '../../src/features/exports/soa/index.js';
+import { SOA_EVIDENCE_LIMIT } from '../../src/features/exports/soa-export.js';
 import { createTestApp, dbKinds, type TestApp } from '../support/app.js';
 import { type SeededOrg, seedExportOrg, TRICKS } from './api-org.factory.js';
 

@@ -5,7 +5,7 @@ import type {
   ExportControl,
   ExportEvidence,
   OrgExportData,
-} from '../../src/exports/export.types.js';
+} from '../../src/features/exports/export.types.js';
 
 interface LibraryFile {
   domains: { id: string; title: string }[];

@@ -4,7 +4,7 @@ import {
   type OscalDocuments,
   OscalValidationError,
   writeOscalFiles,
-} from '../../src/exports/oscal/index.js';
+} from '../../src/features/exports/oscal/index.js';
 import { evidenceSpread, exportData } from './export-data.factory.js';
 
 async function rejection(promise: Promise<unknown>): Promise<OscalValidationError> {

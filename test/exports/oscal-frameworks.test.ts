@@ -11,11 +11,11 @@ import { unzipSync } from 'fflate';
 import { pino } from 'pino';
 import { v5 as referenceUuidV5 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importCatalog } from '../../src/cte/frameworks.service.js';
-import { BUILTIN_FRAMEWORK_IDS } from '../../src/cte/library.js';
-import { exportJob } from '../../src/exports/export.job.js';
-import type { OrgExportData } from '../../src/exports/export.types.js';
-import { EXPORT_FRAMEWORK } from '../../src/exports/framework.js';
+import { importCatalog } from '../../src/features/cte/frameworks.service.js';
+import { BUILTIN_FRAMEWORK_IDS } from '../../src/features/cte/library.js';
+import { exportJob } from '../../src/features/exports/export.job.js';
+import type { OrgExportData } from '../../src/features/exports/export.types.js';
+import { EXPORT_FRAMEWORK } from '../../src/features/exports/framework.js';
 import {
   buildOscalPackage,
   OSCAL_UUID_NAMESPACE,
@@ -25,10 +25,10 @@ import {
   type OscalProperty,
   validateOscalDocument,
   validateOscalPackage,
-} from '../../src/exports/oscal/index.js';
-import { catalogUuid, OscalTokens, oscalControlId } from '../../src/exports/oscal/oscal-ids.js';
-import { BullmqJobRunner } from '../../src/jobs/bullmq.runner.js';
-import { startBullmqWorkers, type WorkerPool } from '../../src/jobs/bullmq.worker.js';
+} from '../../src/features/exports/oscal/index.js';
+import { catalogUuid, OscalTokens, oscalControlId } from '../../src/features/exports/oscal/oscal-ids.js';
+import { BullmqJobRunner } from '../../src/platform/jobs/bullmq.runner.js';
+import { startBullmqWorkers, type WorkerPool } from '../../src/platform/jobs/bullmq.worker.js';
 import { createTestApp, dbKinds, REDIS_TEST_URL, type TestApp } from '../support/app.js';
 import { exportData } from './export-data.factory.js';
 

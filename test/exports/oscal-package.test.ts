@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { unzipSync } from 'fflate';
 import { v5 as referenceUuidV5 } from 'uuid';
 import { describe, expect, it } from 'vitest';
-import type { OrgExportData } from '../../src/exports/export.types.js';
+import type { OrgExportData } from '../../src/features/exports/export.types.js';
 import {
   assertValidOscalPackage,
   buildOscalPackage,
@@ -13,10 +13,10 @@ import {
   type OscalMetadata,
   type OscalPackage,
   validateOscalDocument,
-} from '../../src/exports/oscal/index.js';
-import { uuidV5Generator } from '../../src/exports/oscal/uuid-v5.js';
-import { zipIntoSpool } from '../../src/exports/oscal-zip.js';
-import { Spool } from '../../src/exports/spool.js';
+} from '../../src/features/exports/oscal/index.js';
+import { uuidV5Generator } from '../../src/features/exports/oscal/uuid-v5.js';
+import { zipIntoSpool } from '../../src/features/exports/oscal-zip.js';
+import { Spool } from '../../src/features/exports/spool.js';
 import { exportData } from './export-data.factory.js';
 
 const KINDS: Record<string, OscalDocumentKind> = {

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-const vendored = new URL('../../src/oscal/schemas/', import.meta.url);
+const vendored = new URL('../../src/platform/oscal/schemas/', import.meta.url);
 const shared = new URL('../../../shared/oscal/schemas/', import.meta.url);
 
 describe('vendored OSCAL schemas', () => {

@@ -1,15 +1,15 @@
 import { parse } from 'csv-parse/sync';
 import { PDFParse } from 'pdf-parse';
 import { describe, expect, it } from 'vitest';
-import type { OrgExportData } from '../../src/exports/export.types.js';
-import { escapeMarkdownCell } from '../../src/exports/markdown.js';
+import type { OrgExportData } from '../../src/features/exports/export.types.js';
+import { escapeMarkdownCell } from '../../src/features/exports/markdown.js';
 import {
   guardCsvCell,
   renderSoa,
   SOA_CSV_COLUMNS,
   toWinAnsi,
   UnknownSoaFormatError,
-} from '../../src/exports/soa/index.js';
+} from '../../src/features/exports/soa/index.js';
 import { exportData } from './export-data.factory.js';
 
 const CONTROL_COUNT = 38;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
-import { Spool } from '../../src/exports/spool.js';
+import { Spool } from '../../src/features/exports/spool.js';
 
 describe('Spool', () => {
   it('gives back exactly what was written, across its buffer and in pieces larger than it', async () => {

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { complianceRollupJob } from '../../src/compliance/rollup.job.js';
-import { BullmqJobRunner } from '../../src/jobs/bullmq.runner.js';
-import { startBullmqWorkers, type WorkerPool } from '../../src/jobs/bullmq.worker.js';
-import type { JobDefinition } from '../../src/jobs/jobs.js';
+import { complianceRollupJob } from '../../src/features/compliance/rollup.job.js';
+import { BullmqJobRunner } from '../../src/platform/jobs/bullmq.runner.js';
+import { startBullmqWorkers, type WorkerPool } from '../../src/platform/jobs/bullmq.worker.js';
+import type { JobDefinition } from '../../src/platform/jobs/jobs.js';
 import { createTestApp, dbKinds, REDIS_TEST_URL, type TestApp } from '../support/app.js';
 
 const log = pino({ level: 'silent' });

@@ -2,12 +2,12 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { complianceRollupJob } from '../../src/compliance/rollup.job.js';
-import { ConfigError, loadConfig } from '../../src/config.js';
-import { createJobRunner } from '../../src/jobs/create-job-runner.js';
-import { jobRegistry } from '../../src/jobs/registry.js';
-import { startWorker } from '../../src/jobs/worker.js';
-import { createOrg } from '../../src/orgs/orgs.service.js';
+import { complianceRollupJob } from '../../src/features/compliance/rollup.job.js';
+import { createOrg } from '../../src/features/orgs/orgs.service.js';
+import { jobRegistry } from '../../src/job-registry.js';
+import { ConfigError, loadConfig } from '../../src/platform/config.js';
+import { createJobRunner } from '../../src/platform/jobs/create-job-runner.js';
+import { startWorker } from '../../src/worker.js';
 import {
   createScratchDatabase,
   createTestApp,

@@ -7,11 +7,11 @@ import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { complianceRollupJob, rollupJobId } from '../../src/compliance/rollup.job.js';
-import { BullmqJobRunner } from '../../src/jobs/bullmq.runner.js';
-import { startBullmqWorkers, type WorkerPool } from '../../src/jobs/bullmq.worker.js';
-import { createRedis } from '../../src/jobs/redis.js';
-import { createOrg } from '../../src/orgs/orgs.service.js';
+import { complianceRollupJob, rollupJobId } from '../../src/features/compliance/rollup.job.js';
+import { createOrg } from '../../src/features/orgs/orgs.service.js';
+import { BullmqJobRunner } from '../../src/platform/jobs/bullmq.runner.js';
+import { startBullmqWorkers, type WorkerPool } from '../../src/platform/jobs/bullmq.worker.js';
+import { createRedis } from '../../src/platform/jobs/redis.js';
 import { ADMIN_KEY, dbKinds, openTestDatabase, type TestDatabase } from '../support/app.js';
 
 const log = pino({ level: 'silent' });

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DataDirLockedError, lockDataDir, processStartTime } from '../../src/db-lock.js';
+import { DataDirLockedError, lockDataDir, processStartTime } from '../../src/platform/db/lock.js';
 
 /**
  * The embedded database's lock records pid and process start time: a lock left by a process that died

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { InProcessJobRunner } from '../../src/jobs/in-process.runner.js';
+import { InProcessJobRunner } from '../../src/platform/jobs/in-process.runner.js';
 import { openTestDatabase, type TestDatabase } from '../support/app.js';
 
 /** Sends raw bytes and reads until the server closes the connection. */

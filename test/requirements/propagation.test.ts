@@ -8,8 +8,8 @@
  * about the shipped crosswalk is asserted where it is used.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { propagateRecords } from '../../src/cte/graph.js';
-import { createLibrary } from '../../src/cte/library.js';
+import { propagateRecords } from '../../src/features/cte/graph.js';
+import { createLibrary } from '../../src/features/cte/library.js';
 import { edge, framework, requirement } from '../cte/hand-built.js';
 import { createTestApp, dbKinds, type TestApp } from '../support/app.js';
 import {

@@ -3,14 +3,14 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp } from '../../src/app.js';
-import { createKey } from '../../src/auth/keys.service.js';
-import type { Scope } from '../../src/auth/scopes.js';
-import { type Config, loadConfig } from '../../src/config.js';
-import { seedControlLibrary } from '../../src/controls/library.seed.js';
-import { type Database, openDatabase } from '../../src/db.js';
-import { InProcessJobRunner } from '../../src/jobs/in-process.runner.js';
-import type { JobRunner } from '../../src/jobs/jobs.js';
-import { createOrg } from '../../src/orgs/orgs.service.js';
+import { createKey } from '../../src/features/auth/keys.service.js';
+import type { Scope } from '../../src/features/auth/scopes.js';
+import { seedControlLibrary } from '../../src/features/controls/library.seed.js';
+import { createOrg } from '../../src/features/orgs/orgs.service.js';
+import { type Config, loadConfig } from '../../src/platform/config.js';
+import { type Database, openDatabase } from '../../src/platform/db/database.js';
+import { InProcessJobRunner } from '../../src/platform/jobs/in-process.runner.js';
+import type { JobRunner } from '../../src/platform/jobs/jobs.js';
 
 export type DbKind = 'pglite' | 'postgres';
 

@@ -1,0 +1,97 @@
+import { writeFile } from 'node:fs/promises';
+import { type Command, Option } from 'commander';
+import { SOA_FORMATS } from '../../../features/exports/soa/soa.types.js';
+import type { Query, RawResponse } from '../../api-client/client.js';
+import { type Cli, UsageError } from '../cli.js';
+import { print, withProgress } from '../output.js';
+
+const BINARY_TYPES = ['application/zip', 'application/pdf'];
+
+interface Target {
+  output?: string;
+}
+
+function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} kB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/**
+ * Fetches one export and writes it to `--output`, or to stdout when none is given (then stdout holds
+ * the document alone, for pipes). A binary document is never written to a terminal.
+ */
+async function download(
+  cli: Cli,
+  command: Command,
+  label: string,
+  path: string,
+  query: Query,
+  target: Target,
+) {
+  const json = cli.json(command);
+  const client = cli.client(command);
+  const response: RawResponse = await withProgress({ json }, label, () => client.raw('GET', path, { query }));
+  const contentType = response.headers.get('content-type') ?? 'application/octet-stream';
+  if (!target.output) {
+    if (process.stdout.isTTY && BINARY_TYPES.some((type) => contentType.startsWith(type))) {
+      throw new UsageError(
+        `refusing to write ${contentType} to a terminal: use -o <file> or redirect stdout`,
+      );
+    }
+    await new Promise<void>((resolve, reject) =>
+      process.stdout.write(response.body, (error) => (error ? reject(error) : resolve())),
+    );
+    return;
+  }
+  await writeFile(target.output, response.body);
+  const fileName = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? null;
+  await print(
+    { json },
+    {
+      data: { file: target.output, bytes: response.body.length, contentType, fileName },
+      text: `wrote ${target.output} (${size(response.body.length)}, ${contentType.split(';')[0]})`,
+    },
+  );
+}
+
+export function registerExportCommands(program: Command, cli: Cli): void {
+  const exports = program
+    .command('export')
+    .description('export the org for auditors and pipelines: OSCAL package or Statement of Applicability');
+  const exportPath = (command: Command, kind: string) =>
+    `/orgs/${encodeURIComponent(cli.org(command))}/export/${kind}`;
+
+  exports
+    .command('oscal')
+    .description('the OSCAL 1.2.1 package: five documents, each valid against NIST’s schema')
+    .option('-o, --output <file>', 'write to this file instead of stdout')
+    .option('--zip', 'the five documents as a zip archive instead of the JSON envelope')
+    .action(async (options: Target & { zip?: boolean }, command: Command) => {
+      await download(
+        cli,
+        command,
+        'Exporting the OSCAL package',
+        exportPath(command, 'oscal'),
+        { format: options.zip ? 'zip' : undefined },
+        options,
+      );
+    });
+
+  exports
+    .command('soa')
+    .description('the Statement of Applicability of every ISO/IEC 42001 Annex A control')
+    .addOption(new Option('--format <format>', 'document format').choices(SOA_FORMATS).default('json'))
+    .option('--snapshot <snapshotId>', 'the state frozen in this compliance snapshot')
+    .option('-o, --output <file>', 'write to this file instead of stdout')
+    .action(async (options: Target & { format: string; snapshot?: string }, command: Command) => {
+      await download(
+        cli,
+        command,
+        'Exporting the Statement of Applicability',
+        exportPath(command, 'soa'),
+        { format: options.format, snapshotId: options.snapshot },
+        options,
+      );
+    });
+}

@@ -1,0 +1,66 @@
+import type { Command } from 'commander';
+import type { Static } from 'typebox';
+import type { OrgFrameworkListSchema } from '../../../features/requirements/requirements.schemas.js';
+import type { Cli } from '../cli.js';
+import { print } from '../output.js';
+
+const score = (value: number | null) => (value === null ? 'n/a' : `${value}%`);
+const coverage = (value: number | null) => (value === null ? 'n/a' : `${(value * 100).toFixed(1)}%`);
+
+/** `comply frameworks status`: a subcommand of the `frameworks` group that `cte.command.ts` creates. */
+export function registerFrameworkStatusCommand(frameworks: Command, cli: Cli): void {
+  frameworks
+    .command('status')
+    .description("every framework with the org's score, how much of it rests on direct records, and coverage")
+    .addHelpText(
+      'after',
+      `
+SCORE counts effective statuses (the org's own records, else what the crosswalk infers); DIRECT SCORE
+counts the org's own records only. DIRECT, INFERRED and NONE count the applicable requirements whose
+status comes from each source; N/A the requirements marked not applicable. COVERAGE is the CTE
+coverage of the framework through the crosswalk.
+
+Example:
+  $ comply frameworks status --org acme
+  $ comply frameworks status --json`,
+    )
+    .action(async (_options, command: Command) => {
+      const result = await cli
+        .client(command)
+        .get<Static<typeof OrgFrameworkListSchema>>(
+          `/orgs/${encodeURIComponent(cli.org(command))}/frameworks`,
+        );
+      await print(
+        { json: cli.json(command) },
+        {
+          data: result,
+          table: {
+            columns: [
+              'FRAMEWORK',
+              'REQUIREMENTS',
+              'SCORE',
+              'DIRECT SCORE',
+              'DIRECT',
+              'INFERRED',
+              'NONE',
+              'N/A',
+              'COVERAGE',
+              'NAME',
+            ],
+            rows: result.frameworks.map((f) => [
+              f.frameworkId,
+              f.controlCount,
+              score(f.score),
+              score(f.directScore),
+              f.assessed.direct,
+              f.assessed.inferred,
+              f.assessed.none,
+              f.counts.notApplicable,
+              coverage(f.coverage),
+              f.name,
+            ]),
+          },
+        },
+      );
+    });
+}

@@ -1,0 +1,114 @@
+import type { Command } from 'commander';
+import { SCOPES, type Scope } from '../../../features/auth/scopes.js';
+import { loadConfig } from '../../../platform/config.js';
+import { type Cli, csv, UsageError } from '../cli.js';
+import { describe, print } from '../output.js';
+
+interface Key {
+  keyId: string;
+  key?: string;
+  orgId: string | null;
+  name: string | null;
+  scopes: string[];
+  createdAt: string;
+  revokedAt?: string | null;
+}
+
+function parseScopes(value: string): Scope[] {
+  const scopes = csv(value);
+  const unknown = scopes.filter((scope) => !SCOPES.includes(scope as Scope));
+  if (unknown.length)
+    throw new UsageError(`Unknown scope(s) ${unknown.join(', ')}; use ${SCOPES.join(', ')}`);
+  return scopes as Scope[];
+}
+
+const showCreated = (json: boolean, key: Key) =>
+  print(
+    { json },
+    {
+      data: key,
+      text: `${describe({ keyId: key.keyId, org: key.orgId ?? '(platform)', scopes: key.scopes.join(','), key: key.key })}\n\nStore the key now: it is not shown again.`,
+    },
+  );
+
+export function registerKeyCommands(program: Command, cli: Cli): void {
+  const keys = program.command('keys').description('issue, list and revoke API keys');
+
+  keys
+    .command('create')
+    .description('issue a key for an org (--org), or a platform key with --admin --direct')
+    .option('--scopes <list>', `comma-separated: ${SCOPES.join(', ')}`, 'read')
+    .option('--name <name>', 'a label to recognise the key by')
+    .option('--admin', 'a platform key (all orgs); needs --direct')
+    .option(
+      '--direct',
+      'write into the database directly (recovery; only when no daemon holds an embedded database)',
+    )
+    .action(
+      async (
+        options: { scopes: string; name?: string; admin?: boolean; direct?: boolean },
+        command: Command,
+      ) => {
+        const json = cli.json(command);
+        if (options.admin || options.direct) {
+          if (!(options.admin && options.direct)) throw new UsageError('--admin and --direct go together');
+          const { openDatabase } = await import('../../../platform/db/database.js');
+          const { createKey } = await import('../../../features/auth/keys.service.js');
+          const db = await openDatabase(loadConfig());
+          try {
+            const key = await createKey(db.em(), {
+              orgId: null,
+              scopes: ['admin'],
+              name: options.name ?? 'recovery',
+            });
+            await showCreated(json, { ...key, createdAt: key.createdAt.toISOString() });
+          } finally {
+            await db.close();
+          }
+          return;
+        }
+        const key = await cli
+          .client(command)
+          .post<Key>(`/orgs/${encodeURIComponent(cli.org(command))}/keys`, {
+            scopes: parseScopes(options.scopes),
+            name: options.name,
+          });
+        await showCreated(json, key);
+      },
+    );
+
+  keys
+    .command('list')
+    .description("list an org's keys (never their secrets)")
+    .action(async (_options, command: Command) => {
+      const result = await cli
+        .client(command)
+        .get<{ keys: Key[] }>(`/orgs/${encodeURIComponent(cli.org(command))}/keys`);
+      await print(
+        { json: cli.json(command) },
+        {
+          data: result,
+          table: {
+            columns: ['KEY ID', 'NAME', 'SCOPES', 'CREATED', 'REVOKED'],
+            rows: result.keys.map((key) => [
+              key.keyId,
+              key.name,
+              key.scopes.join(','),
+              key.createdAt,
+              key.revokedAt,
+            ]),
+          },
+        },
+      );
+    });
+
+  keys
+    .command('revoke <keyId>')
+    .description('revoke a key; requests with it are refused from then on')
+    .action(async (keyId: string, _options, command: Command) => {
+      await cli
+        .client(command)
+        .delete(`/orgs/${encodeURIComponent(cli.org(command))}/keys/${encodeURIComponent(keyId)}`);
+      await print({ json: cli.json(command) }, { data: { keyId, revoked: true }, text: `Revoked ${keyId}` });
+    });
+}

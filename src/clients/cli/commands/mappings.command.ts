@@ -1,0 +1,326 @@
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import type { Static } from 'typebox';
+import type {
+  EdgeSchema,
+  SimilarResultSchema,
+  SuggestionListSchema,
+} from '../../../features/cte/cte.schemas.js';
+import { ApiError } from '../../api-client/client.js';
+import { type Cli, parseInteger, UsageError } from '../cli.js';
+import { describe, print } from '../output.js';
+
+type Edge = Static<typeof EdgeSchema>;
+type Suggestion = Static<typeof SuggestionListSchema>['suggestions'][number];
+
+const RELATIONSHIPS = ['equal', 'subset', 'superset', 'intersect'];
+const path = (...segments: string[]) => segments.map(encodeURIComponent).join('/');
+
+function parseScore(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < 0 || parsed > 1) throw new InvalidArgumentError('expected 0..1');
+  return parsed;
+}
+
+/** NIST IR 8477 names in the OSCAL export → the API's relationship words. */
+const FROM_IR_8477: Record<string, string> = {
+  'equal-to': 'equal',
+  'subset-of': 'subset',
+  'superset-of': 'superset',
+  'intersects-with': 'intersect',
+};
+
+interface OscalProp {
+  name: string;
+  value: string;
+}
+interface MappingCollection {
+  'mapping-collection': {
+    mappings: {
+      'source-resource': { href: string };
+      'target-resource': { href: string };
+      maps: {
+        uuid: string;
+        relationship: string;
+        sources: { 'id-ref': string }[];
+        targets: { 'id-ref': string }[];
+        props?: OscalProp[];
+      }[];
+    }[];
+    'back-matter'?: { resources: { uuid: string; props?: OscalProp[] }[] };
+  };
+}
+
+export interface ListedEdge {
+  edgeId: string;
+  sourceFrameworkId: string;
+  sourceId: string;
+  relationship: string;
+  targetFrameworkId: string;
+  targetId: string;
+  origin: string;
+  added: boolean;
+  createdBy?: string;
+  createdAt?: string;
+}
+
+/** Every edge of the OSCAL mapping export, one row each (the export is the crosswalk's published form). */
+export function edgesOf(document: MappingCollection): ListedEdge[] {
+  const collection = document['mapping-collection'];
+  const frameworkOf = new Map(
+    (collection['back-matter']?.resources ?? []).map((resource) => [
+      `#${resource.uuid}`,
+      resource.props?.find((prop) => prop.name === 'framework-id')?.value ?? resource.uuid,
+    ]),
+  );
+  return collection.mappings.flatMap((mapping) =>
+    mapping.maps.map((map) => {
+      const prop = (name: string) => map.props?.find((candidate) => candidate.name === name)?.value;
+      return {
+        edgeId: map.uuid,
+        sourceFrameworkId: frameworkOf.get(mapping['source-resource'].href) ?? '',
+        sourceId: map.sources[0]?.['id-ref'] ?? '',
+        relationship: FROM_IR_8477[map.relationship] ?? map.relationship,
+        targetFrameworkId: frameworkOf.get(mapping['target-resource'].href) ?? '',
+        targetId: map.targets[0]?.['id-ref'] ?? '',
+        origin: prop('origin') ?? '',
+        added: prop('added') === 'true',
+        ...(prop('created-by') ? { createdBy: prop('created-by') } : {}),
+        ...(prop('created-at') ? { createdAt: prop('created-at') } : {}),
+      };
+    }),
+  );
+}
+
+export function registerMappingCommands(program: Command, cli: Cli): void {
+  program
+    .command('similar <frameworkId> <requirementId>')
+    .description('requirements of other frameworks nearest in meaning to one, and whether an edge joins them')
+    .option('--limit <n>', 'how many (1-100)', parseInteger, 10)
+    .option('--framework <frameworkId>', 'only requirements of this framework')
+    .action(
+      async (
+        frameworkId: string,
+        requirementId: string,
+        options: { limit: number; framework?: string },
+        command: Command,
+      ) => {
+        const result = await cli
+          .client(command)
+          .get<Static<typeof SimilarResultSchema>>(
+            `/cte/frameworks/${path(frameworkId)}/requirements/${path(requirementId)}/similar`,
+            { limit: options.limit, frameworkId: options.framework },
+          );
+        await print(
+          { json: cli.json(command) },
+          {
+            data: result,
+            text: `${result.frameworkId} ${result.requirementId} (model: ${result.model})\n`,
+            table: {
+              columns: ['DISTANCE', 'FRAMEWORK', 'REQUIREMENT', 'MAPPED', 'TITLE'],
+              rows: result.results.map((hit) => [
+                hit.distance.toFixed(4),
+                hit.frameworkId,
+                hit.requirementId,
+                hit.mapped ? 'yes' : 'no',
+                hit.title,
+              ]),
+            },
+          },
+        );
+      },
+    );
+
+  const mappings = program
+    .command('mappings')
+    .description('crosswalk edges: list them, add or remove your own, and accept suggested ones');
+
+  mappings
+    .command('list')
+    .description('every crosswalk edge, shipped and added')
+    .option('--from <frameworkId>', 'only edges with an end in this framework')
+    .option('--to <frameworkId>', 'only edges with an end in this framework')
+    .option('--added', 'only edges added through the API')
+    .action(async (options: { from?: string; to?: string; added?: boolean }, command: Command) => {
+      const document = await cli.client(command).get<MappingCollection>('/cte/mappings');
+      const touches = (edge: ListedEdge, frameworkId?: string) =>
+        !frameworkId || edge.sourceFrameworkId === frameworkId || edge.targetFrameworkId === frameworkId;
+      const edges = edgesOf(document).filter(
+        (edge) => touches(edge, options.from) && touches(edge, options.to) && (!options.added || edge.added),
+      );
+      await print(
+        { json: cli.json(command) },
+        {
+          data: { edges },
+          text: `${edges.length} edges\n`,
+          table: {
+            columns: ['EDGE', 'SOURCE', 'RELATIONSHIP', 'TARGET', 'ORIGIN', 'ADDED BY'],
+            rows: edges.map((edge) => [
+              edge.edgeId,
+              `${edge.sourceFrameworkId} ${edge.sourceId}`,
+              edge.relationship,
+              `${edge.targetFrameworkId} ${edge.targetId}`,
+              edge.origin,
+              edge.added ? `${edge.createdBy} ${edge.createdAt}` : '',
+            ]),
+          },
+        },
+      );
+    });
+
+  mappings
+    .command('add <sourceFrameworkId> <sourceId> <relationship> <targetFrameworkId> <targetId>')
+    .description('add an edge, read "source RELATIONSHIP target" (platform key)')
+    .requiredOption('--rationale <text>', 'why the two relate')
+    .option('--source <reference>', 'the published mapping the edge is taken from')
+    .action(
+      async (
+        sourceFrameworkId: string,
+        sourceId: string,
+        relationship: string,
+        targetFrameworkId: string,
+        targetId: string,
+        options: { rationale: string; source?: string },
+        command: Command,
+      ) => {
+        if (!RELATIONSHIPS.includes(relationship)) {
+          throw new UsageError(`relationship must be one of ${RELATIONSHIPS.join(', ')}`);
+        }
+        const edge = await cli.client(command).post<Edge>('/cte/mappings', {
+          sourceFrameworkId,
+          sourceId,
+          targetFrameworkId,
+          targetId,
+          relationship,
+          rationale: options.rationale,
+          ...(options.source ? { source: options.source } : {}),
+        });
+        await print(
+          { json: cli.json(command) },
+          {
+            data: edge,
+            text: describe({
+              edge: edge.edgeId,
+              mapping: `${edge.sourceFrameworkId} ${edge.sourceId} ${edge.relationship} ${edge.targetFrameworkId} ${edge.targetId}`,
+              inferred: edge.inferred ? 'yes' : 'no',
+            }),
+          },
+        );
+      },
+    );
+
+  mappings
+    .command('remove <edgeId>')
+    .description('delete an edge added through the API (platform key); shipped edges stay')
+    .action(async (edgeId: string, _options, command: Command) => {
+      await cli.client(command).delete(`/cte/mappings/${path(edgeId)}`);
+      await print(
+        { json: cli.json(command) },
+        { data: { edgeId, deleted: true }, text: `deleted ${edgeId}` },
+      );
+    });
+
+  mappings
+    .command('suggest')
+    .description('candidate edges between two frameworks that no edge covers yet; optionally accept the best')
+    .requiredOption('--from <frameworkId>', 'framework the edges start from (e.g. an imported catalog)')
+    .requiredOption('--to <frameworkId>', 'framework the edges lead to')
+    .option('--limit <n>', 'how many suggestions (1-1000)', parseInteger, 50)
+    .option('--min-score <score>', 'leave out weaker candidates (0..1)', parseScore)
+    .option(
+      '--accept-above <score>',
+      'add every suggestion scoring at least this as an edge (platform key)',
+      parseScore,
+    )
+    .option('--dry-run', 'with --accept-above: show what would be added, add nothing')
+    .action(
+      async (
+        options: {
+          from: string;
+          to: string;
+          limit: number;
+          minScore?: number;
+          acceptAbove?: number;
+          dryRun?: boolean;
+        },
+        command: Command,
+      ) => {
+        if (options.dryRun && options.acceptAbove === undefined) {
+          throw new UsageError('--dry-run goes with --accept-above');
+        }
+        const client = cli.client(command);
+        const result = await client.get<Static<typeof SuggestionListSchema>>('/cte/mappings/suggestions', {
+          from: options.from,
+          to: options.to,
+          limit: options.limit,
+          minScore: options.minScore,
+        });
+        const json = cli.json(command);
+        const threshold = options.acceptAbove;
+        if (threshold === undefined) {
+          await print(
+            { json },
+            {
+              data: result,
+              text: `${result.suggestions.length} suggestions ${result.from} → ${result.to} (model: ${result.model})\n`,
+              table: {
+                columns: ['SCORE', 'SOURCE', 'RELATIONSHIP', 'TARGET', 'RATIONALE'],
+                rows: result.suggestions.map((s) => [
+                  s.score.toFixed(3),
+                  s.sourceId,
+                  s.relationship,
+                  s.targetId,
+                  s.rationale,
+                ]),
+              },
+            },
+          );
+          return;
+        }
+        const chosen = result.suggestions.filter((s) => s.score >= threshold);
+        const outcomes: { suggestion: Suggestion; outcome: string; edgeId?: string }[] = [];
+        for (const suggestion of chosen) {
+          if (options.dryRun) {
+            outcomes.push({ suggestion, outcome: 'would add' });
+            continue;
+          }
+          try {
+            const edge = await client.post<Edge>('/cte/mappings', {
+              sourceFrameworkId: result.from,
+              sourceId: suggestion.sourceId,
+              targetFrameworkId: result.to,
+              targetId: suggestion.targetId,
+              relationship: suggestion.relationship,
+              rationale: `Accepted suggestion (score ${suggestion.score.toFixed(3)}): ${suggestion.rationale}`,
+            });
+            outcomes.push({ suggestion, outcome: 'added', edgeId: edge.edgeId });
+          } catch (error) {
+            // An edge joined the pair meanwhile: say so and go on; anything else stops the run.
+            if (!(error instanceof ApiError) || error.status !== 409) throw error;
+            outcomes.push({ suggestion, outcome: 'already joined' });
+          }
+        }
+        const added = outcomes.filter((entry) => entry.outcome === 'added').length;
+        await print(
+          { json },
+          {
+            data: { ...result, accepted: outcomes },
+            text: options.dryRun
+              ? `${chosen.length} of ${result.suggestions.length} suggestions score at least ${threshold}; nothing added (dry run)\n`
+              : `${added} edges added from ${chosen.length} suggestions scoring at least ${threshold}\n`,
+            table: {
+              columns: ['OUTCOME', 'SCORE', 'SOURCE', 'RELATIONSHIP', 'TARGET', 'EDGE'],
+              rows: outcomes.map(({ suggestion, outcome, edgeId }) => [
+                outcome,
+                suggestion.score.toFixed(3),
+                suggestion.sourceId,
+                suggestion.relationship,
+                suggestion.targetId,
+                edgeId ?? '',
+              ]),
+            },
+          },
+        );
+      },
+    );
+}

@@ -1,0 +1,92 @@
+import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { SidecarKeyView } from '../../../features/sidecars/sidecar-keys.service.js';
+import { type Cli, UsageError } from '../cli.js';
+import { describe, print } from '../output.js';
+
+const keysPath = (org: string) => `/orgs/${encodeURIComponent(org)}/sidecar-keys`;
+
+/** The public key to register: a private key file is accepted too, and only its public half leaves. */
+function readPublicKey(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read ${file}: ${(error as Error).message}`);
+  }
+  if (!text.includes('PRIVATE KEY')) return text;
+  try {
+    return createPublicKey(createPrivateKey(text)).export({ format: 'pem', type: 'spki' }).toString();
+  } catch {
+    throw new UsageError(`${file} is not a readable private key`);
+  }
+}
+
+export function registerSidecarCommands(program: Command, cli: Cli): void {
+  const sidecars = program
+    .command('sidecars')
+    .description('the Ed25519 keys sidecars sign L2 attestations with (admin)');
+
+  sidecars
+    .command('register')
+    .description('register a sidecar public key for --org')
+    .requiredOption(
+      '--public-key <file>',
+      'PEM public key or base64 of its 32 raw bytes; a PEM private key works too (only its public half is sent)',
+    )
+    .option('--key-id <id>', 'id to register under (default: derived from the key, as sidecars derive it)')
+    .option('--name <name>', 'a label to recognise the sidecar by')
+    .action(async (options: { publicKey: string; keyId?: string; name?: string }, command: Command) => {
+      const key = await cli.client(command).post<SidecarKeyView>(keysPath(cli.org(command)), {
+        publicKey: readPublicKey(options.publicKey),
+        keyId: options.keyId,
+        name: options.name,
+      });
+      await print(
+        { json: cli.json(command) },
+        {
+          data: key,
+          text: describe({
+            keyId: key.keyId,
+            name: key.name,
+            fingerprint: key.fingerprint,
+            created: key.createdAt,
+          }),
+        },
+      );
+    });
+
+  sidecars
+    .command('list')
+    .description("list an org's sidecar keys, revoked ones included")
+    .action(async (_options, command: Command) => {
+      const result = await cli
+        .client(command)
+        .get<{ sidecarKeys: SidecarKeyView[] }>(keysPath(cli.org(command)));
+      await print(
+        { json: cli.json(command) },
+        {
+          data: result,
+          table: {
+            columns: ['KEY ID', 'NAME', 'FINGERPRINT', 'CREATED', 'REVOKED'],
+            rows: result.sidecarKeys.map((key) => [
+              key.keyId,
+              key.name,
+              key.fingerprint,
+              key.createdAt,
+              key.revokedAt,
+            ]),
+          },
+        },
+      );
+    });
+
+  sidecars
+    .command('revoke <keyId>')
+    .description('revoke a sidecar key: L2 attestations it signs are refused from then on')
+    .action(async (keyId: string, _options, command: Command) => {
+      await cli.client(command).delete(`${keysPath(cli.org(command))}/${encodeURIComponent(keyId)}`);
+      await print({ json: cli.json(command) }, { data: { keyId, revoked: true }, text: `Revoked ${keyId}` });
+    });
+}

@@ -1,0 +1,125 @@
+import { type Command, Option } from 'commander';
+import { LIFECYCLE_STAGES, RISK_LEVELS } from '../../../features/ai-systems/ai-system.js';
+import type { AiSystemView } from '../../../features/ai-systems/ai-systems.service.js';
+import { type Cli, UsageError } from '../cli.js';
+import { describe, print } from '../output.js';
+
+const systemsPath = (org: string) => `/orgs/${encodeURIComponent(org)}/ai-systems`;
+const riskOption = (description: string) => new Option('--risk <level>', description).choices(RISK_LEVELS);
+const stageOption = (description: string) =>
+  new Option('--stage <stage>', description).choices(LIFECYCLE_STAGES);
+
+interface SystemOptions {
+  name?: string;
+  owner?: string;
+  purpose?: string;
+  risk?: string;
+  stage?: string;
+  description?: string;
+}
+
+const body = (options: SystemOptions) => ({
+  name: options.name,
+  owner: options.owner,
+  purpose: options.purpose,
+  riskLevel: options.risk,
+  lifecycleStage: options.stage,
+  description: options.description,
+});
+
+const showSystem = (json: boolean, system: AiSystemView) =>
+  print(
+    { json },
+    {
+      data: system,
+      text: describe({
+        systemId: system.systemId,
+        name: system.name,
+        risk: system.riskLevel,
+        stage: system.lifecycleStage,
+        owner: system.owner,
+        purpose: system.purpose,
+        description: system.description,
+        updated: system.updatedAt,
+      }),
+    },
+  );
+
+export function registerSystemCommands(program: Command, cli: Cli): void {
+  const systems = program.command('systems').description("the org's inventory of AI systems");
+
+  systems
+    .command('list')
+    .description('AI systems of --org, by name')
+    .addOption(riskOption('only this EU AI Act risk tier'))
+    .addOption(stageOption('only this lifecycle stage'))
+    .action(async (options: { risk?: string; stage?: string }, command: Command) => {
+      const result = await cli
+        .client(command)
+        .get<{ systems: AiSystemView[] }>(systemsPath(cli.org(command)), {
+          riskLevel: options.risk,
+          lifecycleStage: options.stage,
+        });
+      await print(
+        { json: cli.json(command) },
+        {
+          data: result,
+          table: {
+            columns: ['ID', 'RISK', 'STAGE', 'OWNER', 'NAME'],
+            rows: result.systems.map((s) => [s.systemId, s.riskLevel, s.lifecycleStage, s.owner, s.name]),
+          },
+        },
+      );
+    });
+
+  systems
+    .command('add <name>')
+    .description('register an AI system')
+    .requiredOption('--owner <owner>', 'accountable person or team')
+    .requiredOption('--purpose <text>', 'intended purpose')
+    .addOption(riskOption('EU AI Act risk tier').makeOptionMandatory())
+    .addOption(stageOption('lifecycle stage (default design)'))
+    .option('--description <text>', 'what it is')
+    .action(async (name: string, options: SystemOptions, command: Command) => {
+      await showSystem(
+        cli.json(command),
+        await cli
+          .client(command)
+          .post<AiSystemView>(systemsPath(cli.org(command)), body({ ...options, name })),
+      );
+    });
+
+  systems
+    .command('update <systemId>')
+    .description('change any of the fields given; the others stay')
+    .option('--name <name>', 'new name')
+    .option('--owner <owner>', 'accountable person or team')
+    .option('--purpose <text>', 'intended purpose')
+    .addOption(riskOption('EU AI Act risk tier'))
+    .addOption(stageOption('lifecycle stage'))
+    .option('--description <text>', 'what it is')
+    .action(async (systemId: string, options: SystemOptions, command: Command) => {
+      const changes = Object.fromEntries(
+        Object.entries(body(options)).filter(([, value]) => value !== undefined),
+      );
+      if (Object.keys(changes).length === 0)
+        throw new UsageError('Nothing to change: give at least one option');
+      await showSystem(
+        cli.json(command),
+        await cli
+          .client(command)
+          .put<AiSystemView>(`${systemsPath(cli.org(command))}/${encodeURIComponent(systemId)}`, changes),
+      );
+    });
+
+  systems
+    .command('remove <systemId>')
+    .description('delete an AI system from the inventory')
+    .action(async (systemId: string, _options, command: Command) => {
+      await cli.client(command).delete(`${systemsPath(cli.org(command))}/${encodeURIComponent(systemId)}`);
+      await print(
+        { json: cli.json(command) },
+        { data: { systemId, removed: true }, text: `removed ${systemId}` },
+      );
+    });
+}

@@ -1,0 +1,83 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError, loadCliConfig } from '../../platform/config.js';
+import { DataDirLockedError } from '../../platform/db/lock.js';
+import { ApiError, ConnectionError } from '../api-client/client.js';
+import { createCli, UsageError } from './cli.js';
+import { registerAssessCommand } from './commands/assess.command.js';
+import { registerAttestCommand } from './commands/attest.command.js';
+import { registerAttestationCommands } from './commands/attestations.command.js';
+import { registerCheckCommand } from './commands/check.command.js';
+import { registerComplianceCommands } from './commands/compliance.command.js';
+import { registerControlCommands } from './commands/controls.command.js';
+import { registerCteCommands } from './commands/cte.command.js';
+import { registerEvidenceCommands } from './commands/evidence.command.js';
+import { registerExportCommands } from './commands/export.command.js';
+import { registerKeyCommands } from './commands/keys.command.js';
+import { registerMappingCommands } from './commands/mappings.command.js';
+import { registerMcpCommand } from './commands/mcp.command.js';
+import { registerOrgCommands } from './commands/orgs.command.js';
+import { registerRequirementCommands } from './commands/requirements.command.js';
+import { registerServeCommand } from './commands/serve.command.js';
+import { registerSidecarCommands } from './commands/sidecars.command.js';
+import { registerSystemCommands } from './commands/systems.command.js';
+import { registerWorkerCommand } from './commands/worker.command.js';
+
+/** Exit codes scripts can rely on. */
+export const EXIT = { ok: 0, apiError: 1, usage: 2, unreachable: 3 } as const;
+
+export function buildProgram(): Command {
+  const program = new Command('comply')
+    .description(
+      'Compliance management for AI systems: ISO/IEC 42001 controls, evidence, attestations, exports.',
+    )
+    .option('--url <url>', 'daemon address (env COMPLY_URL, default http://127.0.0.1:8080)')
+    .option('--api-key <key>', 'API key (env COMPLY_API_KEY)')
+    .option('--org <orgId>', 'organization to act on (env COMPLY_ORG)')
+    .option('--json', 'print the API response as JSON, for scripts and pipelines')
+    .showHelpAfterError()
+    .exitOverride();
+  const cli = createCli(loadCliConfig());
+  registerServeCommand(program);
+  registerKeyCommands(program, cli);
+  registerOrgCommands(program, cli);
+  registerControlCommands(program, cli);
+  registerCteCommands(program, cli);
+  registerMappingCommands(program, cli);
+  registerRequirementCommands(program, cli);
+  registerAssessCommand(program, cli);
+  registerEvidenceCommands(program, cli);
+  registerComplianceCommands(program, cli);
+  registerSystemCommands(program, cli);
+  registerExportCommands(program, cli);
+  registerSidecarCommands(program, cli);
+  registerAttestationCommands(program, cli);
+  registerAttestCommand(program, cli);
+  registerCheckCommand(program, cli);
+  registerMcpCommand(program, cli);
+  registerWorkerCommand(program);
+  return program;
+}
+
+function fail(message: string, code: number): never {
+  process.stderr.write(`error: ${message}\n`);
+  process.exit(code);
+}
+
+export async function runCli(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      process.exit(error.exitCode === 0 ? EXIT.ok : EXIT.usage);
+    }
+    if (error instanceof ApiError) {
+      const details = Object.keys(error.details).length ? ` ${JSON.stringify(error.details)}` : '';
+      fail(`${error.message} (${error.status} ${error.code})${details}`, EXIT.apiError);
+    }
+    if (error instanceof ConnectionError) fail(error.message, EXIT.unreachable);
+    if (error instanceof UsageError || error instanceof ConfigError) fail(error.message, EXIT.usage);
+    if (error instanceof DataDirLockedError) fail(error.message, EXIT.apiError);
+    throw error;
+  }
+}

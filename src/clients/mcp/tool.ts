@@ -1,0 +1,130 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+import { type ApiClient, ApiError, ConnectionError } from '../api-client/client.js';
+
+/** What every tool handler gets: the daemon's API client (with the caller's key) and the org it serves. */
+export interface ToolContext {
+  client: ApiClient;
+  orgId: string;
+  /** `/orgs/{orgId}` with the id encoded. */
+  org: string;
+}
+
+export interface ToolOutput<T> {
+  /** The structured result, matching the tool's output schema. */
+  data: T;
+  /** A line or two for clients that show text only. */
+  text: string;
+}
+
+/** Reads change nothing, twice gives the same answer, and stay inside comply. */
+export const READ: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+/**
+ * Registers one tool: inputs and output checked by their schemas, and any failure of the API (a refusal,
+ * a missing scope, an unreachable daemon) returned as a tool error carrying the API's message rather than
+ * thrown, so the agent can read it and the server keeps running.
+ */
+export function defineTool<In extends z.ZodRawShape, Out extends z.ZodRawShape>(
+  server: McpServer,
+  context: ToolContext,
+  tool: {
+    name: string;
+    title: string;
+    description: string;
+    annotations: ToolAnnotations;
+    input: In;
+    output: Out;
+    run: (
+      args: z.infer<z.ZodObject<In>>,
+      context: ToolContext,
+    ) => Promise<ToolOutput<z.infer<z.ZodObject<Out>>>>;
+  },
+): void {
+  server.registerTool(
+    tool.name,
+    {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.input,
+      outputSchema: tool.output,
+      annotations: { title: tool.title, ...tool.annotations },
+    },
+    // The SDK's callback type is generic over zod's v3 and v4 shapes; the arguments it passes are the parsed input.
+    (async (args: z.infer<z.ZodObject<In>>): Promise<CallToolResult> => {
+      try {
+        const { data, text } = await tool.run(args, context);
+        return { structuredContent: data as Record<string, unknown>, content: [{ type: 'text', text }] };
+      } catch (error) {
+        return toolError(error);
+      }
+    }) as never,
+  );
+}
+
+export function toolError(error: unknown): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: describeError(error) }] };
+}
+
+/** The API's message, status and code, and what to do about a missing scope. */
+export function describeError(error: unknown): string {
+  let text: string;
+  if (error instanceof ApiError) {
+    const details = Object.keys(error.details).length ? ` ${JSON.stringify(error.details)}` : '';
+    const hint =
+      error.status === 403
+        ? ' The API key lacks the scope this needs (read for reads, write for changes, export for the SoA), or belongs to another organization.'
+        : '';
+    text = `${error.message} (${error.status} ${error.code})${details}.${hint}`;
+  } else if (error instanceof ConnectionError) {
+    text = error.message;
+  } else {
+    text = `Unexpected error: ${(error as Error).message}`;
+  }
+  return text;
+}
+
+/** Resource reads report failures as protocol errors, with the same text a tool error carries. */
+export async function reading<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw new Error(describeError(error));
+  }
+}
+
+/** Paging arguments shared by the tools whose lists can be long. */
+export const page = (defaultLimit: number) => ({
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(200)
+    .default(defaultLimit)
+    .describe(`Items per page, 1–200 (default ${defaultLimit})`),
+  offset: z.number().int().min(0).default(0).describe('Items to skip: the nextOffset of the previous page'),
+});
+
+export const pageInfo = {
+  total: z.number().int().describe('Items matching, over every page'),
+  offset: z.number().int(),
+  nextOffset: z.number().int().nullable().describe('Pass as offset for the next page; null on the last page'),
+};
+
+export function paged<T>(items: T[], limit: number, offset: number) {
+  const slice = items.slice(offset, offset + limit);
+  return {
+    items: slice,
+    total: items.length,
+    offset,
+    nextOffset: offset + slice.length < items.length ? offset + slice.length : null,
+  };
+}
+
+export const enc = encodeURIComponent;

@@ -1,0 +1,139 @@
+import type { Em } from '../../platform/db/database.js';
+import { invalidField, resourceNotFound } from '../../platform/errors.js';
+import { isSupportedInstant } from '../../platform/time.js';
+import type { AttestationLevel, AttestationRecord } from './attestation-content.js';
+import { DEFAULT_LIST_LIMIT } from './attestations.schemas.js';
+import { type AttestationRow, ROW_COLUMNS, recordFromRow } from './attestations.store.js';
+
+export interface AttestationFilter {
+  level?: AttestationLevel;
+  epochId?: string;
+  from?: string;
+  to?: string;
+  limit?: number;
+  offset?: number;
+  cursor?: string;
+  includeTotal?: boolean;
+}
+
+export interface AttestationPage {
+  attestations: AttestationRecord[];
+  limit: number;
+  offset: number;
+  nextCursor: string | null;
+  total?: number;
+}
+
+/** Position after the last row of a page: its (timestamp, id), opaque to clients. */
+const encodeCursor = (timestamp: string, attestationId: string) =>
+  Buffer.from(JSON.stringify([timestamp, attestationId])).toString('base64url');
+
+/** Cursors come back from clients: anything the database could not compare is refused like garbage. */
+function decodeCursor(cursor: string): { timestamp: Date; attestationId: string } {
+  try {
+    const [timestamp, attestationId] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown[];
+    const time = new Date(timestamp as string);
+    if (
+      typeof timestamp === 'string' &&
+      typeof attestationId === 'string' &&
+      !attestationId.includes('\u0000') &&
+      isSupportedInstant(time.getTime())
+    ) {
+      return { timestamp: time, attestationId };
+    }
+  } catch {
+    // Reported below like any other unreadable cursor.
+  }
+  throw invalidField('querystring.cursor', 'is not a cursor this API returned');
+}
+
+function parseTime(value: string | undefined, field: string): Date | undefined {
+  if (value === undefined) return undefined;
+  const time = new Date(value);
+  if (!isSupportedInstant(time.getTime()))
+    throw invalidField(field, 'is not a date-time in the years 0001 to 9999');
+  return time;
+}
+
+/**
+ * A page of an org's attestations, newest first (timestamp, then id descending). Each filter shape has
+ * an index in this order, so a page costs O(page) through the cursor; offset costs O(offset) as well.
+ */
+export async function listAttestations(
+  em: Em,
+  orgId: string,
+  filter: AttestationFilter,
+): Promise<AttestationPage> {
+  const from = parseTime(filter.from, 'querystring.from');
+  const to = parseTime(filter.to, 'querystring.to');
+  if (from && to && from > to) {
+    throw invalidField('querystring.from', 'must not be after querystring.to');
+  }
+  if (filter.cursor !== undefined && filter.offset !== undefined) {
+    throw invalidField('querystring.cursor', 'cannot be combined with querystring.offset');
+  }
+  const where = ['org_id = ?'];
+  const params: unknown[] = [orgId];
+  if (filter.level) {
+    where.push('level = ?');
+    params.push(filter.level);
+  }
+  if (filter.epochId) {
+    where.push('epoch_id = ?');
+    params.push(filter.epochId);
+  }
+  if (from) {
+    where.push('attested_at >= ?');
+    params.push(from);
+  }
+  if (to) {
+    where.push('attested_at <= ?');
+    params.push(to);
+  }
+  const countParams = [...params];
+  const countWhere = [...where];
+  if (filter.cursor !== undefined) {
+    const after = decodeCursor(filter.cursor);
+    where.push('(attested_at, attestation_id) < (?, ?)');
+    params.push(after.timestamp, after.attestationId);
+  }
+  const offset = filter.offset ?? 0;
+  const limit = filter.limit ?? DEFAULT_LIST_LIMIT;
+  const rows = await em.execute<(AttestationRow & { attested_at: Date | string })[]>(
+    `select ${ROW_COLUMNS}, attested_at from attestations where ${where.join(' and ')}
+     order by attested_at desc, attestation_id desc limit ? offset ?`,
+    [...params, limit + 1, offset],
+  );
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const result: AttestationPage = {
+    attestations: page.map(recordFromRow),
+    limit,
+    offset,
+    nextCursor:
+      rows.length > limit && last
+        ? encodeCursor(new Date(last.attested_at).toISOString(), last.attestation_id)
+        : null,
+  };
+  if (filter.includeTotal) {
+    const [{ total }] = await em.execute<{ total: number }[]>(
+      `select count(*)::int as total from attestations where ${countWhere.join(' and ')}`,
+      countParams,
+    );
+    result.total = total;
+  }
+  return result;
+}
+
+export async function getAttestation(
+  em: Em,
+  orgId: string,
+  attestationId: string,
+): Promise<AttestationRecord> {
+  const [row] = await em.execute<AttestationRow[]>(
+    `select ${ROW_COLUMNS} from attestations where org_id = ? and attestation_id = ?`,
+    [orgId, attestationId],
+  );
+  if (!row) throw resourceNotFound('Attestation', { attestationId });
+  return recordFromRow(row);
+}

@@ -1,0 +1,144 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../context.js';
+import { sendSerialized } from '../../platform/cache/org-read-cache.js';
+import { whenReady } from '../../platform/ready.js';
+import { ErrorEnvelopeSchema, errorResponses, OrgIdParam } from '../../shared/schemas.js';
+import { principalOf } from '../auth/auth.plugin.js';
+import { requireOrg } from '../orgs/orgs.service.js';
+import { AttestationIngest } from './attestations.ingest.js';
+import { getAttestation, listAttestations } from './attestations.query.js';
+import {
+  AttestationBodySchema,
+  AttestationListQuery,
+  AttestationListSchema,
+  AttestationParams,
+  AttestationSchema,
+  EpochParams,
+  EpochSchema,
+} from './attestations.schemas.js';
+import { EpochSummaryCache } from './epochs.service.js';
+
+export const attestationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const epochSummaries = new EpochSummaryCache();
+  const ingest = new AttestationIngest(ctx.db);
+  app.addHook('onClose', () => ingest.close());
+  // The hot path needs an entity manager only for the (cached) org check: one fork serves every request.
+  const orgCheck = ctx.db.em();
+
+  app.post(
+    '/orgs/:orgId/attestations',
+    {
+      // The hot path skips the NUL scan: ids are pattern-checked, control ids are matched against the
+      // library in memory, and the content is stored as JSON text.
+      config: { scope: 'attest', bodyMayHoldNul: true },
+      schema: {
+        tags: ['attestations'],
+        summary: 'Ingest an attestation from a sidecar (idempotent by attestationId)',
+        description:
+          '201 once the attestation and its evidence (type `attestation`, one per listed control) are ' +
+          'committed. A re-post of the same attestationId with the same content answers 200 with the ' +
+          'stored record; with different content, 409. L2 bodies are signed: Ed25519 over the RFC 8785 ' +
+          'canonical JSON of the body without `signature`, by a sidecar key registered for the org; a ' +
+          'missing, malformed, unknown, revoked or wrong signature answers 400 with `details.reason`. ' +
+          '503: the database stayed unreachable; retry with the same attestationId.',
+        params: OrgIdParam,
+        body: AttestationBodySchema,
+        response: {
+          200: AttestationSchema,
+          201: AttestationSchema,
+          ...errorResponses,
+          503: ErrorEnvelopeSchema,
+        },
+      },
+    },
+    (request, reply) => {
+      const { orgId } = request.params;
+      const postedBy = principalOf(request).keyId;
+      // A known org goes straight to the ingest, which answers with a promise either way.
+      const result = whenReady(requireOrg(orgCheck, orgId), () =>
+        ingest.ingest(orgId, request.body, postedBy),
+      );
+      return Promise.resolve(result).then(({ created, record }) => {
+        if (created) {
+          reply
+            .status(201)
+            .header('location', `${request.url.split('?')[0]}/${encodeURIComponent(record.attestationId)}`);
+        }
+        return record;
+      });
+    },
+  );
+
+  app.get(
+    '/orgs/:orgId/attestations',
+    {
+      schema: {
+        tags: ['attestations'],
+        summary: "An organization's attestations, newest first",
+        description:
+          'Filters: level, epochId, from/to (inclusive, on the attestation timestamp). Page with ' +
+          "`cursor` (the previous page's `nextCursor`, O(page) at any depth) or `offset`.",
+        params: OrgIdParam,
+        querystring: AttestationListQuery,
+        response: { 200: AttestationListSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const em = ctx.db.em();
+      const { orgId } = request.params;
+      await requireOrg(em, orgId);
+      const query = request.query;
+      // The newest page, what dashboards poll, is kept until the org's next write (attestations only ever
+      // arrive through it); pages further back or within a time range are read through.
+      if (
+        query.cursor !== undefined ||
+        query.offset !== undefined ||
+        query.from !== undefined ||
+        query.to !== undefined
+      )
+        return listAttestations(em, orgId, query);
+      const body = await ctx.readCache.get(
+        orgId,
+        `attestations?${query.level ?? ''}&${query.epochId ?? ''}&${query.limit ?? ''}&${query.includeTotal ?? ''}`,
+        async () => ({ value: await listAttestations(em, orgId, query) }),
+        (value) => reply.serialize(value) as string,
+      );
+      return sendSerialized(reply, body);
+    },
+  );
+
+  app.get(
+    '/orgs/:orgId/attestations/epochs/:epochId',
+    {
+      schema: {
+        tags: ['attestations'],
+        summary:
+          "An epoch's count, time span and Merkle root, for checking an export is complete and unaltered",
+        params: EpochParams,
+        response: { 200: EpochSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const em = ctx.db.em();
+      await requireOrg(em, request.params.orgId);
+      return epochSummaries.read(em, request.params.orgId, request.params.epochId);
+    },
+  );
+
+  app.get(
+    '/orgs/:orgId/attestations/:attestationId',
+    {
+      schema: {
+        tags: ['attestations'],
+        summary: 'One attestation',
+        params: AttestationParams,
+        response: { 200: AttestationSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const em = ctx.db.em();
+      await requireOrg(em, request.params.orgId);
+      return getAttestation(em, request.params.orgId, request.params.attestationId);
+    },
+  );
+};

@@ -1,0 +1,40 @@
+import type { Database } from '../../platform/db/database.js';
+import { type Ready, remember, settled } from '../../platform/ready.js';
+
+/**
+ * The control library's ids, loaded once: the library only grows (seeding at start), so an id missing
+ * from the cached set is looked up again before it is called unknown.
+ */
+export class KnownControls {
+  private ids: Promise<Set<string>> | null = null;
+
+  constructor(private readonly db: Database) {}
+
+  /** The ids among `controlIds` that are not in the library, in input order: at once when all are known. */
+  unknown(controlIds: string[]): Ready<string[]> {
+    const loaded = this.ids && settled(this.ids);
+    if (loaded instanceof Set && controlIds.every((id) => loaded.has(id))) return [];
+    const missing = (known: Set<string>) => controlIds.filter((id) => !known.has(id));
+    return this.load().then((cached) => {
+      if (missing(cached).length === 0) return [];
+      this.ids = null;
+      return this.load().then(missing);
+    });
+  }
+
+  private load(): Promise<Set<string>> {
+    if (!this.ids) {
+      const loading = remember(
+        this.db
+          .em()
+          .execute<{ control_id: string }[]>('select control_id from controls')
+          .then((rows) => new Set(rows.map((row) => row.control_id))),
+      );
+      loading.catch(() => {
+        if (this.ids === loading) this.ids = null;
+      });
+      this.ids = loading;
+    }
+    return this.ids;
+  }
+}

@@ -1,0 +1,136 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.js';
+import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
+import { requireOrg } from '../orgs/orgs.service.js';
+import type { ApiKey } from './api-key.entity.js';
+import { principalOf } from './auth.plugin.js';
+import {
+  CreatedKeySchema,
+  CreateKeyBody,
+  KeyListSchema,
+  KeyParams,
+  KeySchema,
+  PrincipalSchema,
+} from './keys.schemas.js';
+import { createKey, getKey, listKeys, revokeKey } from './keys.service.js';
+import { hasScope, isPlatform, SCOPES } from './scopes.js';
+
+const keyView = (key: ApiKey) => ({
+  keyId: key.keyId,
+  orgId: key.orgId ?? null,
+  name: key.name ?? null,
+  scopes: key.scopes,
+  createdAt: key.createdAt.toISOString(),
+  revokedAt: key.revokedAt ? key.revokedAt.toISOString() : null,
+});
+
+export const keyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/me',
+    {
+      schema: {
+        tags: ['keys'],
+        summary: 'The key making the request: its organization (null for a platform key) and what it may do',
+        response: { 200: PrincipalSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      return {
+        keyId: principal.keyId,
+        orgId: principal.orgId,
+        platform: isPlatform(principal),
+        scopes: [...principal.scopes],
+        can: Object.fromEntries(SCOPES.map((scope) => [scope, hasScope(principal, scope)])) as Record<
+          (typeof SCOPES)[number],
+          boolean
+        >,
+      };
+    },
+  );
+
+  app.post(
+    '/orgs/:orgId/keys',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags: ['keys'],
+        summary: 'Issue an API key for an organization (the secret is returned once)',
+        params: OrgIdParam,
+        body: CreateKeyBody,
+        response: { 201: CreatedKeySchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const em = ctx.db.em();
+      await requireOrg(em, request.params.orgId);
+      const key = await createKey(em, { orgId: request.params.orgId, ...request.body });
+      request.log.info({ keyId: key.keyId, orgId: key.orgId, scopes: key.scopes }, 'api key created');
+      return reply
+        .status(201)
+        .header(
+          'location',
+          `/api/v1/orgs/${encodeURIComponent(request.params.orgId)}/keys/${encodeURIComponent(key.keyId)}`,
+        )
+        .send({ ...key, createdAt: key.createdAt.toISOString() });
+    },
+  );
+
+  app.get(
+    '/orgs/:orgId/keys',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags: ['keys'],
+        summary: "An organization's API keys (never their secrets)",
+        params: OrgIdParam,
+        response: { 200: KeyListSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const em = ctx.db.em();
+      await requireOrg(em, request.params.orgId);
+      return { keys: (await listKeys(em, request.params.orgId)).map(keyView) };
+    },
+  );
+
+  app.get(
+    '/orgs/:orgId/keys/:keyId',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags: ['keys'],
+        summary: 'One API key (never its secret)',
+        params: KeyParams,
+        response: { 200: KeySchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const em = ctx.db.em();
+      await requireOrg(em, request.params.orgId);
+      return keyView(await getKey(em, request.params.orgId, request.params.keyId));
+    },
+  );
+
+  app.delete(
+    '/orgs/:orgId/keys/:keyId',
+    {
+      config: { scope: 'admin' },
+      schema: {
+        tags: ['keys'],
+        summary: 'Revoke an API key; it is refused from then on',
+        params: KeyParams,
+        response: { 204: Type.Null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const em = ctx.db.em();
+      await requireOrg(em, request.params.orgId);
+      await revokeKey(em, request.params.orgId, request.params.keyId);
+      await ctx.revocations.revoked({ kind: 'api-key', keyId: request.params.keyId });
+      request.log.info({ keyId: request.params.keyId }, 'api key revoked');
+      return reply.status(204).send(null);
+    },
+  );
+};

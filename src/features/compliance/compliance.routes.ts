@@ -1,0 +1,178 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../context.js';
+import { sendSerialized } from '../../platform/cache/org-read-cache.js';
+import { whenReady } from '../../platform/ready.js';
+import { utcDay } from '../../platform/time.js';
+import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
+import { principalOf } from '../auth/auth.plugin.js';
+import { requireOrg } from '../orgs/orgs.service.js';
+import {
+  ComplianceSchema,
+  HistoryQuery,
+  HistorySchema,
+  SnapshotBody,
+  SnapshotListQuery,
+  SnapshotListSchema,
+  SnapshotParams,
+  SnapshotSchema,
+  SnapshotVerificationSchema,
+} from './compliance.schemas.js';
+import { currentCompliance } from './compliance.service.js';
+import { complianceHistory } from './history.service.js';
+import { complianceRollupJob, rollupJobId } from './rollup.job.js';
+import { createSnapshot, getSnapshot, listSnapshots, verifySnapshot } from './snapshots.service.js';
+
+/** At most one on-demand roll-up request per org in this interval; the schedule covers the rest. */
+const ROLLUP_REQUEST_INTERVAL_MS = 60_000;
+
+export const complianceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const rollupRequestedAt = new Map<string, number>();
+
+  /** Never awaited by the request: a queue that is down costs the read nothing. */
+  const requestRollup = (orgId: string) => {
+    const now = Date.now();
+    if (now - (rollupRequestedAt.get(orgId) ?? 0) < ROLLUP_REQUEST_INTERVAL_MS) return;
+    rollupRequestedAt.set(orgId, now);
+    ctx.jobs
+      .enqueue(complianceRollupJob, { orgId }, { jobId: rollupJobId(orgId, utcDay(new Date(now))) })
+      .catch((error) => ctx.log.warn({ err: error, orgId }, 'could not queue the compliance roll-up'));
+  };
+
+  app.get(
+    '/orgs/:orgId/compliance',
+    {
+      schema: {
+        tags: ['compliance'],
+        summary: 'Current compliance score, with counts and a per-domain breakdown',
+        params: OrgIdParam,
+        response: { 200: ComplianceSchema, ...errorResponses },
+      },
+    },
+    (request, reply) => {
+      const em = ctx.db.em();
+      const { orgId } = request.params;
+      const body = whenReady(requireOrg(em, orgId), () =>
+        ctx.readCache.get(
+          orgId,
+          'compliance',
+          async () => ({ value: await currentCompliance(em, orgId) }),
+          (value) => reply.serialize(value) as string,
+        ),
+      );
+      return sendSerialized(reply, body);
+    },
+  );
+
+  app.get(
+    '/orgs/:orgId/compliance/history',
+    {
+      schema: {
+        tags: ['compliance'],
+        summary: 'The score at the end of each day, ISO week or month, rebuilt exactly from the change log',
+        description:
+          'Defaults: `interval=daily`, `from` 29 days before today, `to` now (30 daily points). Periods are ' +
+          'UTC; weeks run Monday to Sunday. At most 1100 points per request.',
+        params: OrgIdParam,
+        querystring: HistoryQuery,
+        response: { 200: HistorySchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const em = ctx.db.em();
+      await requireOrg(em, request.params.orgId);
+      const { history, rollupsBehind } = await complianceHistory(em, request.params.orgId, request.query);
+      if (rollupsBehind) requestRollup(request.params.orgId);
+      return history;
+    },
+  );
+
+  app.post(
+    '/orgs/:orgId/compliance/snapshot',
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags: ['compliance'],
+        summary: 'Freeze the current state under a label for auditors (immutable, content-hashed)',
+        description:
+          'Holds every control and every evidence reference. `contentHash` is the SHA-256 of the RFC 8785 ' +
+          'canonical JSON of the snapshot without `contentHash`. A label already used in the org → 409.',
+        params: OrgIdParam,
+        body: SnapshotBody,
+        response: { 201: SnapshotSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const em = ctx.db.em();
+      const { orgId } = request.params;
+      await requireOrg(em, orgId);
+      const snapshot = await createSnapshot(em, {
+        orgId,
+        label: request.body.label,
+        notes: request.body.notes,
+        createdBy: principalOf(request).keyId,
+      });
+      return reply
+        .status(201)
+        .header(
+          'location',
+          `/api/v1/orgs/${encodeURIComponent(orgId)}/compliance/snapshots/${snapshot.snapshotId}`,
+        )
+        .send(snapshot);
+    },
+  );
+
+  app.get(
+    '/orgs/:orgId/compliance/snapshots',
+    {
+      schema: {
+        tags: ['compliance'],
+        summary: 'Snapshots of an org, newest first (summaries without the controls)',
+        params: OrgIdParam,
+        querystring: SnapshotListQuery,
+        response: { 200: SnapshotListSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const em = ctx.db.em();
+      await requireOrg(em, request.params.orgId);
+      return {
+        orgId: request.params.orgId,
+        ...(await listSnapshots(em, request.params.orgId, request.query)),
+      };
+    },
+  );
+
+  app.get(
+    '/orgs/:orgId/compliance/snapshots/:snapshotId',
+    {
+      schema: {
+        tags: ['compliance'],
+        summary: 'One snapshot, in full',
+        params: SnapshotParams,
+        response: { 200: SnapshotSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const em = ctx.db.em();
+      await requireOrg(em, request.params.orgId);
+      return getSnapshot(em, request.params.orgId, request.params.snapshotId);
+    },
+  );
+
+  app.get(
+    '/orgs/:orgId/compliance/snapshots/:snapshotId/verify',
+    {
+      schema: {
+        tags: ['compliance'],
+        summary: 'Recompute the content hash of a stored snapshot and compare it with the recorded one',
+        params: SnapshotParams,
+        response: { 200: SnapshotVerificationSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const em = ctx.db.em();
+      await requireOrg(em, request.params.orgId);
+      return verifySnapshot(em, request.params.orgId, request.params.snapshotId);
+    },
+  );
+};

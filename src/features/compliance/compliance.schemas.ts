@@ -1,0 +1,166 @@
+import { Type } from 'typebox';
+import { INTERVALS } from '../../platform/time.js';
+import { OrgId, Timestamp } from '../../shared/schemas.js';
+import { ControlStatusSchema } from '../controls/controls.schemas.js';
+import { EvidenceTypeSchema, InstantString, PlainText } from '../evidence/evidence.schemas.js';
+import { CountsSchema } from '../orgs/orgs.schemas.js';
+
+const Score = Type.Union([Type.Number(), Type.Null()], {
+  description: '100 × (implemented + 0.5 × in_progress) / applicable, one decimal; null when none applies',
+});
+
+export const DomainScoreSchema = Type.Object({
+  domain: Type.String(),
+  domainTitle: Type.String(),
+  score: Score,
+  controlCount: Type.Integer(),
+  counts: CountsSchema,
+});
+
+export const ComplianceSchema = Type.Object({
+  orgId: Type.String(),
+  score: Score,
+  counts: CountsSchema,
+  byDomain: Type.Array(DomainScoreSchema),
+  computedAt: Timestamp,
+});
+
+export const IntervalSchema = Type.Enum(INTERVALS, {
+  description: 'daily (UTC days) | weekly (ISO weeks, Monday to Sunday, UTC) | monthly (UTC months)',
+});
+
+export const HistoryQuery = Type.Object({
+  from: Type.Optional(InstantString('Start; default 29 days before today (UTC)')),
+  to: Type.Optional(InstantString('End; default now')),
+  interval: Type.Optional(IntervalSchema),
+});
+
+export const HistoryPointSchema = Type.Object({
+  periodStart: Timestamp,
+  periodEnd: Timestamp,
+  asOf: Timestamp,
+  score: Score,
+  counts: CountsSchema,
+});
+
+export const HistorySchema = Type.Object({
+  orgId: Type.String(),
+  interval: IntervalSchema,
+  from: Timestamp,
+  to: Timestamp,
+  points: Type.Array(HistoryPointSchema, {
+    description:
+      'One point per period, oldest first: the state as of `asOf`, which is the exclusive `periodEnd` for ' +
+      'finished periods and now for the current one. Periods before the organization existed have ' +
+      'zero counts and a null score.',
+  }),
+});
+
+export const SnapshotBody = Type.Object(
+  {
+    label: PlainText({ minLength: 1, maxLength: 200, description: 'Unique per organization' }),
+    notes: Type.Optional(PlainText({ maxLength: 10_000 })),
+  },
+  { additionalProperties: false },
+);
+
+export const SnapshotEvidenceSchema = Type.Object({
+  evidenceId: Type.String(),
+  type: EvidenceTypeSchema,
+  title: Type.String(),
+  fileUrl: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Timestamp,
+  effectiveDate: Type.Union([Timestamp, Type.Null()]),
+  expiresAt: Type.Union([Timestamp, Type.Null()]),
+  expired: Type.Boolean({ description: 'Expired when the snapshot was taken' }),
+});
+
+export const SnapshotControlSchema = Type.Object({
+  controlId: Type.String(),
+  domain: Type.String(),
+  title: Type.String(),
+  status: ControlStatusSchema,
+  applicable: Type.Boolean(),
+  justification: Type.Union([Type.String(), Type.Null()]),
+  reviewer: Type.Union([Type.String(), Type.Null()]),
+  updatedAt: Timestamp,
+  evidenceCount: Type.Integer(),
+  evidence: Type.Array(SnapshotEvidenceSchema, { description: 'Every evidence item, newest first' }),
+});
+
+export const SnapshotRecordSchema = Type.Object({
+  requirementId: Type.String(),
+  status: Type.Union([ControlStatusSchema, Type.Null()], { description: 'null: no status recorded' }),
+  applicable: Type.Union([Type.Boolean(), Type.Null()], { description: 'null: no decision recorded' }),
+  justification: Type.Union([Type.String(), Type.Null()]),
+  reviewer: Type.Union([Type.String(), Type.Null()]),
+  owner: Type.Union([Type.String(), Type.Null()]),
+  note: Type.Union([Type.String(), Type.Null()]),
+  updatedAt: Timestamp,
+  evidenceCount: Type.Integer(),
+  evidence: Type.Array(SnapshotEvidenceSchema, { description: 'Every evidence item, newest first' }),
+});
+
+export const SnapshotFrameworkSchema = Type.Object({
+  frameworkId: Type.String(),
+  records: Type.Array(SnapshotRecordSchema, { description: "The org's direct records, by requirement id" }),
+});
+
+const ContentHash = Type.String({
+  pattern: '^[0-9a-f]{64}$',
+  description: 'SHA-256 (hex) of the RFC 8785 canonical JSON of the snapshot without this member',
+});
+
+export const SnapshotSummarySchema = Type.Object({
+  snapshotId: Type.String(),
+  label: Type.String(),
+  notes: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Timestamp,
+  score: Score,
+  counts: CountsSchema,
+  contentHash: ContentHash,
+});
+
+export const SnapshotSchema = Type.Object({
+  snapshotId: Type.String(),
+  orgId: Type.String(),
+  label: Type.String(),
+  notes: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Timestamp,
+  score: Score,
+  counts: CountsSchema,
+  byDomain: Type.Array(DomainScoreSchema),
+  controls: Type.Array(SnapshotControlSchema),
+  frameworks: Type.Optional(
+    Type.Array(SnapshotFrameworkSchema, {
+      description:
+        'The direct records of every other framework (built in or imported), by framework id; the hash covers them. Absent in snapshots taken before assessments of every framework existed.',
+    }),
+  ),
+  contentHash: ContentHash,
+});
+
+export const SnapshotParams = Type.Object({
+  orgId: OrgId,
+  snapshotId: Type.String({ minLength: 1, maxLength: 64 }),
+});
+
+export const SnapshotListQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
+});
+
+export const SnapshotListSchema = Type.Object({
+  orgId: Type.String(),
+  snapshots: Type.Array(SnapshotSummarySchema, { description: 'Newest first' }),
+  total: Type.Integer(),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+});
+
+export const SnapshotVerificationSchema = Type.Object({
+  snapshotId: Type.String(),
+  contentHash: ContentHash,
+  computedHash: ContentHash,
+  valid: Type.Boolean({ description: 'True when the stored content still hashes to contentHash' }),
+});

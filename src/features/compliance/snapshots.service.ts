@@ -1,0 +1,240 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { IsolationLevel } from '@mikro-orm/core';
+import canonicalize from 'canonicalize';
+import type { Static } from 'typebox';
+import type { Em } from '../../platform/db/database.js';
+import { conflict, resourceNotFound } from '../../platform/errors.js';
+import { isExpired, type RecordRow, readRecords } from '../../records/records.store.js';
+import { countStates, type ScoreCounts, scoreOf } from '../../records/score.js';
+import { stateKey } from '../../records/state-log.js';
+import { type EvidenceType, ISO_42001 } from '../../shared/vocabulary.js';
+import { controlJudgement, withLibraryControls } from '../controls/library.seed.js';
+import type {
+  SnapshotControlSchema,
+  SnapshotRecordSchema,
+  SnapshotSchema,
+  SnapshotSummarySchema,
+  SnapshotVerificationSchema,
+} from './compliance.schemas.js';
+import { isoDomainStates, scoreByDomain } from './compliance.service.js';
+
+export type SnapshotView = Static<typeof SnapshotSchema>;
+export type SnapshotSummary = Static<typeof SnapshotSummarySchema>;
+export type SnapshotVerification = Static<typeof SnapshotVerificationSchema>;
+type SnapshotControl = Static<typeof SnapshotControlSchema>;
+type SnapshotRecord = Static<typeof SnapshotRecordSchema>;
+/** What the hash covers: the whole snapshot except the hash itself. */
+export type SnapshotContent = Omit<SnapshotView, 'contentHash'>;
+
+/** SHA-256 (hex) of the RFC 8785 canonical JSON: the same bytes whatever the key order or whitespace. */
+export function contentHashOf(content: unknown): string {
+  return createHash('sha256')
+    .update(canonicalize(content) ?? '', 'utf8')
+    .digest('hex');
+}
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+interface EvidenceRow {
+  frameworkId: string;
+  requirementId: string;
+  evidenceId: string;
+  type: EvidenceType;
+  title: string;
+  fileUrl: string | null;
+  createdAt: Date | string;
+  effectiveDate: Date | string | null;
+  expiresAt: Date | string | null;
+}
+
+/**
+ * Every requirement record (ISO/IEC 42001 controls, and the direct records of other frameworks) with every
+ * evidence reference, read from one consistent view of the database.
+ */
+async function captureRecords(tx: Em, orgId: string, at: Date) {
+  const records = await readRecords(tx, orgId);
+  const evidence = await tx.execute<EvidenceRow[]>(
+    `select framework_id as "frameworkId", requirement_id as "requirementId", evidence_id as "evidenceId", type,
+       title, file_url as "fileUrl", created_at as "createdAt", effective_date as "effectiveDate",
+       expires_at as "expiresAt"
+     from evidence where org_id = ? order by framework_id, requirement_id, created_at desc, evidence_id desc`,
+    [orgId],
+  );
+  const byRecord = new Map<string, SnapshotControl['evidence']>();
+  for (const row of evidence) {
+    const key = stateKey(row.frameworkId, row.requirementId);
+    const list = byRecord.get(key) ?? [];
+    list.push({
+      evidenceId: row.evidenceId,
+      type: row.type,
+      title: row.title,
+      fileUrl: row.fileUrl,
+      createdAt: new Date(row.createdAt).toISOString(),
+      effectiveDate: iso(row.effectiveDate),
+      expiresAt: iso(row.expiresAt),
+      expired: isExpired(row.expiresAt, at),
+    });
+    byRecord.set(key, list);
+  }
+  const evidenceOf = (record: RecordRow) =>
+    byRecord.get(stateKey(record.frameworkId, record.requirementId)) ?? [];
+  const iso42001 = records.filter((record) => record.frameworkId === ISO_42001);
+  const rows = isoDomainStates(iso42001);
+  const controls: SnapshotControl[] = withLibraryControls(iso42001).map(
+    ({ controlId, domain, title, record }) => {
+      const items = evidenceOf(record);
+      return {
+        controlId,
+        domain,
+        title,
+        ...controlJudgement(record),
+        evidenceCount: items.length,
+        evidence: items,
+      };
+    },
+  );
+  const frameworks = new Map<string, SnapshotRecord[]>();
+  for (const record of records) {
+    if (record.frameworkId === ISO_42001) continue;
+    const items = evidenceOf(record);
+    const list = frameworks.get(record.frameworkId) ?? [];
+    list.push({
+      requirementId: record.requirementId,
+      status: record.status,
+      applicable: record.applicable,
+      justification: record.justification,
+      reviewer: record.reviewer,
+      owner: record.owner,
+      note: record.note,
+      updatedAt: record.updatedAt,
+      evidenceCount: items.length,
+      evidence: items,
+    });
+    frameworks.set(record.frameworkId, list);
+  }
+  return {
+    rows,
+    controls,
+    frameworks: [...frameworks].map(([frameworkId, list]) => ({ frameworkId, records: list })),
+  };
+}
+
+/**
+ * Freezes the org's compliance state under a label. The label is claimed by a unique constraint, so two
+ * concurrent requests with the same label cannot both succeed.
+ */
+export async function createSnapshot(
+  em: Em,
+  input: { orgId: string; label: string; notes?: string; createdBy: string | null },
+  now = new Date(),
+): Promise<SnapshotView> {
+  const labelTaken = () => conflict('A snapshot with this label already exists', { label: input.label });
+  const [existing] = await em.execute<{ found: number }[]>(
+    'select 1 as found from compliance_snapshots where org_id = ? and label = ?',
+    [input.orgId, input.label],
+  );
+  if (existing) throw labelTaken();
+  return em.transactional(
+    async (tx) => {
+      const { rows, controls, frameworks } = await captureRecords(tx, input.orgId, now);
+      const counts = countStates(rows);
+      const content: SnapshotContent = {
+        snapshotId: randomUUID(),
+        orgId: input.orgId,
+        label: input.label,
+        notes: input.notes ?? null,
+        createdAt: now.toISOString(),
+        score: scoreOf(counts),
+        counts,
+        byDomain: scoreByDomain(rows),
+        controls,
+        frameworks,
+      };
+      const contentHash = contentHashOf(content);
+      const inserted = await tx.execute<{ snapshotId: string }[]>(
+        `insert into compliance_snapshots
+           (snapshot_id, org_id, label, notes, created_at, created_by, score, counts, content, content_hash)
+         values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?)
+         on conflict (org_id, label) do nothing returning snapshot_id as "snapshotId"`,
+        [
+          content.snapshotId,
+          input.orgId,
+          input.label,
+          content.notes,
+          now,
+          input.createdBy,
+          content.score,
+          JSON.stringify(counts),
+          JSON.stringify(content),
+          contentHash,
+        ],
+      );
+      if (inserted.length === 0) throw labelTaken();
+      return { ...content, contentHash };
+    },
+    { isolationLevel: IsolationLevel.REPEATABLE_READ },
+  );
+}
+
+interface SummaryRow {
+  snapshotId: string;
+  label: string;
+  notes: string | null;
+  createdAt: Date | string;
+  score: number | null;
+  counts: ScoreCounts;
+  contentHash: string;
+}
+
+const SUMMARY_COLUMNS = `snapshot_id as "snapshotId", label, notes, created_at as "createdAt", score, counts,
+  content_hash as "contentHash"`;
+
+export async function listSnapshots(
+  em: Em,
+  orgId: string,
+  query: { limit?: number; offset?: number },
+): Promise<{ snapshots: SnapshotSummary[]; total: number; limit: number; offset: number }> {
+  const limit = query.limit ?? 50;
+  const offset = query.offset ?? 0;
+  const rows = await em.execute<SummaryRow[]>(
+    `select ${SUMMARY_COLUMNS} from compliance_snapshots where org_id = ?
+     order by created_at desc, snapshot_id desc limit ? offset ?`,
+    [orgId, limit, offset],
+  );
+  const [{ total }] = await em.execute<{ total: number }[]>(
+    'select count(*)::int as total from compliance_snapshots where org_id = ?',
+    [orgId],
+  );
+  return {
+    snapshots: rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt).toISOString() })),
+    total,
+    limit,
+    offset,
+  };
+}
+
+async function readSnapshot(em: Em, orgId: string, snapshotId: string) {
+  const [row] = await em.execute<{ content: SnapshotContent; contentHash: string }[]>(
+    `select content, content_hash as "contentHash" from compliance_snapshots
+     where org_id = ? and snapshot_id = ?`,
+    [orgId, snapshotId],
+  );
+  if (!row) throw resourceNotFound('Snapshot', { snapshotId });
+  return row;
+}
+
+export async function getSnapshot(em: Em, orgId: string, snapshotId: string): Promise<SnapshotView> {
+  const { content, contentHash } = await readSnapshot(em, orgId, snapshotId);
+  return { ...content, contentHash };
+}
+
+/** Recomputes the hash of the stored content: `valid` is false if anything changed since it was taken. */
+export async function verifySnapshot(
+  em: Em,
+  orgId: string,
+  snapshotId: string,
+): Promise<SnapshotVerification> {
+  const { content, contentHash } = await readSnapshot(em, orgId, snapshotId);
+  const computedHash = contentHashOf(content);
+  return { snapshotId, contentHash, computedHash, valid: computedHash === contentHash };
+}

@@ -1,0 +1,145 @@
+import type { Static } from 'typebox';
+import type { Em } from '../../platform/db/database.js';
+import { invalidField, resourceNotFound } from '../../platform/errors.js';
+import { type RecordView, readRecordViews, writeJudgement } from '../../records/records.store.js';
+import { ISO_42001, type RequirementStatus } from '../../shared/vocabulary.js';
+import type { ControlSchema, OrgControlSchema } from './controls.schemas.js';
+import { controlJudgement, DOMAIN_IDS, withLibraryControls } from './library.seed.js';
+
+export type ControlView = Static<typeof ControlSchema>;
+export type OrgControlView = Static<typeof OrgControlSchema>;
+
+function checkDomain(domain: string | undefined): void {
+  if (domain !== undefined && !DOMAIN_IDS().includes(domain)) {
+    throw invalidField('querystring.domain', `must be one of ${DOMAIN_IDS().join(', ')}`, {
+      allowed: DOMAIN_IDS(),
+    });
+  }
+}
+
+const CONTROL_COLUMNS = `control_id as "controlId", domain, domain_title as "domainTitle", title, description`;
+
+/** The library, optionally filtered by domain and ranked by full-text relevance to `search`. */
+export async function listControls(
+  em: Em,
+  query: { domain?: string; search?: string },
+): Promise<ControlView[]> {
+  checkDomain(query.domain);
+  const params: unknown[] = [];
+  const where: string[] = [];
+  let rank = '';
+  let order = 'sort_order';
+  if (query.search) {
+    // websearch_to_tsquery accepts any user text without syntax errors; ids match on their own too.
+    rank = `, ts_rank(search_vector, websearch_to_tsquery('english', ?))::float8 as rank`;
+    where.push(`(search_vector @@ websearch_to_tsquery('english', ?) or control_id ilike ?)`);
+    params.push(query.search, query.search, `${query.search.replace(/[%_\\]/g, '\\$&')}%`);
+    order = 'rank desc, sort_order';
+  }
+  if (query.domain) {
+    where.push('domain = ?');
+    params.push(query.domain);
+  }
+  const rows = await em.execute<ControlView[]>(
+    `select ${CONTROL_COLUMNS}${rank} from controls ${where.length ? `where ${where.join(' and ')}` : ''} order by ${order}`,
+    params,
+  );
+  return rows.map((row) =>
+    row.rank === undefined ? row : { ...row, rank: Math.round(row.rank * 1e4) / 1e4 },
+  );
+}
+
+export async function getControl(em: Em, controlId: string): Promise<ControlView> {
+  const [row] = await em.execute<ControlView[]>(
+    `select ${CONTROL_COLUMNS} from controls where control_id = ?`,
+    [controlId],
+  );
+  if (!row) throw resourceNotFound('Control', { controlId });
+  return row;
+}
+
+/**
+ * An org's controls in library order: the library (in memory) joined with the org's ISO/IEC 42001
+ * requirement records, which the requirements module reads with their evidence summaries.
+ */
+function orgControlViews(records: RecordView[]): OrgControlView[] {
+  return withLibraryControls(records).map(({ controlId, domain, title, record }) => ({
+    controlId,
+    domain,
+    title,
+    ...controlJudgement(record),
+    evidenceCount: record.evidenceCount,
+    evidenceExpired: record.evidenceExpired,
+    evidence: record.evidence,
+  }));
+}
+
+export interface OrgControlFilter {
+  status?: RequirementStatus;
+  applicable?: boolean;
+  domain?: string;
+}
+
+/** An org's controls, and until when they stay exact by themselves (the next evidence expiry). */
+export async function listOrgControls(
+  em: Em,
+  orgId: string,
+  filter: OrgControlFilter,
+): Promise<{ controls: OrgControlView[]; validUntil: number }> {
+  checkDomain(filter.domain);
+  const { records, validUntil } = await readRecordViews(em, orgId, ISO_42001);
+  const controls = orgControlViews(records).filter(
+    (control) =>
+      (filter.status === undefined || control.status === filter.status) &&
+      (filter.applicable === undefined || control.applicable === filter.applicable) &&
+      (filter.domain === undefined || control.domain === filter.domain),
+  );
+  return { controls, validUntil };
+}
+
+export async function getOrgControl(em: Em, orgId: string, controlId: string): Promise<OrgControlView> {
+  const { records } = await readRecordViews(em, orgId, ISO_42001, { requirementId: controlId });
+  const [control] = orgControlViews(records);
+  if (!control) throw resourceNotFound('Control', { controlId });
+  return control;
+}
+
+interface ChangeInput {
+  orgId: string;
+  controlId: string;
+  actor: string;
+  keyId: string | null;
+  note?: string | null;
+}
+
+const controlMustExist = (controlId: string) => (current: unknown) => {
+  if (!current) throw resourceNotFound('Control', { controlId });
+};
+
+export async function setApplicability(
+  em: Em,
+  input: ChangeInput & { applicable: boolean; justification: string },
+): Promise<OrgControlView> {
+  await writeJudgement(
+    em,
+    { orgId: input.orgId, frameworkId: ISO_42001, requirementId: input.controlId },
+    { applicable: input.applicable, justification: input.justification, reviewer: input.actor },
+    { actor: input.actor, keyId: input.keyId, note: input.justification },
+    controlMustExist(input.controlId),
+  );
+  return getOrgControl(em, input.orgId, input.controlId);
+}
+
+export async function setStatus(
+  em: Em,
+  input: ChangeInput & { status: RequirementStatus },
+): Promise<OrgControlView> {
+  await writeJudgement(
+    em,
+    { orgId: input.orgId, frameworkId: ISO_42001, requirementId: input.controlId },
+    { status: input.status, reviewer: input.actor },
+    { actor: input.actor, keyId: input.keyId, note: input.note },
+    controlMustExist(input.controlId),
+  );
+  return getOrgControl(em, input.orgId, input.controlId);
+}

@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import type { Em } from '../../platform/db/database.js';
+import { seedIsoRecords } from '../../records/records.store.js';
+import type { RequirementStatus } from '../../shared/vocabulary.js';
+
+export interface LibraryControl {
+  controlId: string;
+  domain: string;
+  title: string;
+  description: string;
+}
+
+export interface ControlLibrary {
+  standard: string;
+  domains: { id: string; title: string }[];
+  controls: LibraryControl[];
+}
+
+let library: ControlLibrary | undefined;
+
+/** The ISO/IEC 42001:2023 Annex A library shipped in fixtures/. */
+export function controlLibrary(): ControlLibrary {
+  library ??= JSON.parse(
+    readFileSync(new URL('../../../fixtures/iso42001-controls.json', import.meta.url), 'utf8'),
+  ) as ControlLibrary;
+  return library;
+}
+
+export const DOMAIN_IDS = () => controlLibrary().domains.map((domain) => domain.id);
+
+/** Upserts the library in one statement; safe to run at every start. New controls reach existing orgs too. */
+export async function seedControlLibrary(em: Em): Promise<void> {
+  const { domains, controls } = controlLibrary();
+  const domainTitle = new Map(domains.map((domain) => [domain.id, domain.title]));
+  await em.transactional(async (tx) => {
+    await tx.execute(
+      `insert into controls (control_id, domain, domain_title, title, description, sort_order)
+       values ${controls.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
+       on conflict (control_id) do update set domain = excluded.domain, domain_title = excluded.domain_title,
+         title = excluded.title, description = excluded.description, sort_order = excluded.sort_order
+       where (controls.domain, controls.domain_title, controls.title, controls.description, controls.sort_order)
+         is distinct from (excluded.domain, excluded.domain_title, excluded.title, excluded.description, excluded.sort_order)`,
+      controls.flatMap((control, index) => [
+        control.controlId,
+        control.domain,
+        domainTitle.get(control.domain) ?? control.domain,
+        control.title,
+        control.description,
+        index,
+      ]),
+    );
+    await seedIsoRecords(tx);
+  });
+}
+
+/** A library control with its domain title and the org's record of it. */
+export interface ControlWithRecord<R> extends LibraryControl {
+  domainTitle: string;
+  record: R;
+}
+
+/**
+ * The org's ISO/IEC 42001 records joined with the library, in library order; controls without a record are
+ * left out. Every view of an org's controls (list, score, snapshot, export) reads them through this join.
+ */
+export function withLibraryControls<R extends { requirementId: string }>(
+  records: readonly R[],
+): ControlWithRecord<R>[] {
+  const { domains, controls } = controlLibrary();
+  const titles = new Map(domains.map((domain) => [domain.id, domain.title]));
+  const byId = new Map(records.map((record) => [record.requirementId, record]));
+  return controls.flatMap((control) => {
+    const record = byId.get(control.controlId);
+    return record ? [{ ...control, domainTitle: titles.get(control.domain) ?? control.domain, record }] : [];
+  });
+}
+
+/** The judgement every view of a control shows; ISO 42001 records always hold a status and an applicability. */
+export function controlJudgement(record: {
+  status: RequirementStatus | null;
+  applicable: boolean | null;
+  justification: string | null;
+  reviewer: string | null;
+  updatedAt: string;
+}) {
+  return {
+    status: record.status ?? 'not_started',
+    applicable: record.applicable ?? true,
+    justification: record.justification,
+    reviewer: record.reviewer,
+    updatedAt: record.updatedAt,
+  };
+}

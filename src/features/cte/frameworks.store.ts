@@ -1,0 +1,76 @@
+/** Imported frameworks in the database (`cte_frameworks`): the converted framework as JSON. */
+import { createHash } from 'node:crypto';
+import type { Em } from '../../platform/db/database.js';
+import type { Framework } from './framework.types.js';
+
+export interface StoredFrameworkRef {
+  frameworkId: string;
+  contentHash: string;
+}
+
+export interface StoredFramework extends StoredFrameworkRef {
+  framework: Framework;
+}
+
+export function frameworkHash(framework: Framework): string {
+  return createHash('sha256').update(JSON.stringify(framework)).digest('hex');
+}
+
+/** Every imported framework with its content, in id order. */
+export async function loadStoredFrameworks(em: Em): Promise<StoredFramework[]> {
+  return em.execute<StoredFramework[]>(
+    `select framework_id as "frameworkId", content_hash as "contentHash", content as framework
+     from cte_frameworks order by framework_id`,
+  );
+}
+
+/** Ids and hashes only: a cheap way to tell whether the imported set changed. */
+export async function storedFrameworkRefs(em: Em): Promise<StoredFrameworkRef[]> {
+  return em.execute<StoredFrameworkRef[]>(
+    `select framework_id as "frameworkId", content_hash as "contentHash" from cte_frameworks
+     order by framework_id`,
+  );
+}
+
+export type SaveOutcome = 'created' | 'replaced' | 'unchanged';
+
+/**
+ * Inserts or replaces a framework by id. The row is locked first, so that two imports of one catalog
+ * serialise and each reports what it did.
+ */
+export async function saveStoredFramework(
+  em: Em,
+  input: { framework: Framework; sourceUuid?: string; skippedWithdrawn: number },
+): Promise<SaveOutcome> {
+  const { framework } = input;
+  const hash = frameworkHash(framework);
+  return em.transactional(async (tx) => {
+    const [existing] = await tx.execute<{ contentHash: string }[]>(
+      `select content_hash as "contentHash" from cte_frameworks where framework_id = ? for update`,
+      [framework.id],
+    );
+    if (existing?.contentHash === hash) return 'unchanged';
+    const now = new Date();
+    await tx.execute(
+      `insert into cte_frameworks (framework_id, name, content, content_hash, source_uuid,
+         requirement_count, skipped_withdrawn, imported_at, updated_at)
+       values (?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?)
+       on conflict (framework_id) do update set name = excluded.name, content = excluded.content,
+         content_hash = excluded.content_hash, source_uuid = excluded.source_uuid,
+         requirement_count = excluded.requirement_count, skipped_withdrawn = excluded.skipped_withdrawn,
+         updated_at = excluded.updated_at`,
+      [
+        framework.id,
+        framework.name,
+        JSON.stringify(framework),
+        hash,
+        input.sourceUuid ?? null,
+        framework.requirements.length,
+        input.skippedWithdrawn,
+        now,
+        now,
+      ],
+    );
+    return existing ? 'replaced' : 'created';
+  });
+}

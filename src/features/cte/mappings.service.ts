@@ -1,0 +1,168 @@
+/**
+ * Analyst crosswalk edges and the suggestions that lead to them. An added edge is stored and joins the
+ * library at once (the library's revision covers the added edges), so propagation, gaps, coverage and the
+ * OSCAL mapping export all see it on the next request, on every daemon instance. Shipped edges are part of
+ * the release and cannot be deleted; at most one edge joins two requirements.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Em } from '../../platform/db/database.js';
+import { AppError, conflict, invalidField, resourceNotFound } from '../../platform/errors.js';
+import { analystEdgeBetween, deleteAnalystEdge, insertAnalystEdge } from './analyst-edges.store.js';
+import { RequirementNeighbourhood } from './crosswalk-suggestions.js';
+import type { LibraryEdge, Relationship, RequirementRef } from './framework.types.js';
+import type { FrameworkLibrary } from './library.js';
+import { type CurrentLibrary, currentLibrary, requireFramework } from './library.service.js';
+import {
+  type EmbeddingSettings,
+  type ReadySearch,
+  readySearch,
+  type SearchLog,
+} from './search/search.service.js';
+
+export interface SearchDeps {
+  settings: EmbeddingSettings;
+  log: SearchLog;
+}
+
+/** One neighbourhood per search build: the build's vectors, read with the library it was made for. */
+const neighbourhoods = new WeakMap<ReadySearch, RequirementNeighbourhood>();
+
+async function neighbourhood(em: Em, deps: SearchDeps, current: CurrentLibrary) {
+  const ready = await readySearch(em, current, deps.settings, deps.log);
+  let found = neighbourhoods.get(ready);
+  if (!found || found.library !== current.library) {
+    found = new RequirementNeighbourhood(current.library, ready.documents, ready.vectors);
+    neighbourhoods.set(ready, found);
+  }
+  return { model: ready.search.embedder.model, found };
+}
+
+function requireRequirement(library: FrameworkLibrary, ref: RequirementRef, field?: string) {
+  requireFramework(library, ref.frameworkId);
+  const requirement = library.requirement(ref.frameworkId, ref.requirementId);
+  if (!requirement) {
+    throw resourceNotFound('Requirement', { ...(field ? { field } : {}), ...ref });
+  }
+  return requirement;
+}
+
+export async function similarRequirements(
+  em: Em,
+  deps: SearchDeps,
+  ref: RequirementRef,
+  query: { limit: number; frameworkId?: string },
+) {
+  const current = await currentLibrary(em);
+  const { library } = current;
+  requireRequirement(library, ref);
+  if (query.frameworkId !== undefined) {
+    requireFramework(library, query.frameworkId);
+    if (query.frameworkId === ref.frameworkId) {
+      throw invalidField('querystring.frameworkId', 'must name another framework than the requirement’s');
+    }
+  }
+  const { model, found } = await neighbourhood(em, deps, current);
+  return {
+    frameworkId: ref.frameworkId,
+    requirementId: ref.requirementId,
+    model,
+    results: found.similar(ref, query.limit, query.frameworkId),
+  };
+}
+
+export async function suggestMappings(
+  em: Em,
+  deps: SearchDeps,
+  query: { from: string; to: string; limit: number; minScore: number },
+) {
+  const current = await currentLibrary(em);
+  const { library } = current;
+  requireFramework(library, query.from);
+  requireFramework(library, query.to);
+  if (query.from === query.to) throw invalidField('querystring.to', 'must differ from `from`');
+  const { model, found } = await neighbourhood(em, deps, current);
+  return {
+    from: query.from,
+    to: query.to,
+    model,
+    suggestions: found.suggest(query.from, query.to, query),
+  };
+}
+
+export interface NewEdgeInput {
+  sourceFrameworkId: string;
+  sourceId: string;
+  targetFrameworkId: string;
+  targetId: string;
+  relationship: Relationship;
+  rationale: string;
+  source?: string;
+}
+
+/** An analyst edge as the API shows it. */
+export function edgeView(edge: LibraryEdge) {
+  return {
+    edgeId: edge.edgeId,
+    sourceFrameworkId: edge.source.frameworkId,
+    sourceId: edge.source.requirementId,
+    targetFrameworkId: edge.target.frameworkId,
+    targetId: edge.target.requirementId,
+    relationship: edge.relationship,
+    rationale: edge.rationale ?? '',
+    ...(edge.added?.reference ? { source: edge.added.reference } : {}),
+    origin: 'analyst' as const,
+    inferred: edge.inferred,
+    createdBy: edge.added?.createdBy ?? '',
+    createdAt: edge.added?.createdAt ?? '',
+  };
+}
+
+const alreadyJoined = (edge: LibraryEdge) =>
+  conflict('An edge already joins these two requirements', {
+    edgeId: edge.edgeId,
+    relationship: edge.relationship,
+    origin: edge.origin,
+    shipped: !edge.added,
+  });
+
+export async function addAnalystEdge(em: Em, input: NewEdgeInput, createdBy: string) {
+  const { library } = await currentLibrary(em);
+  const source = { frameworkId: input.sourceFrameworkId, requirementId: input.sourceId };
+  const target = { frameworkId: input.targetFrameworkId, requirementId: input.targetId };
+  if (source.frameworkId === target.frameworkId) {
+    throw invalidField('body.targetFrameworkId', 'must differ from sourceFrameworkId: edges join frameworks');
+  }
+  requireRequirement(library, source, 'body.sourceId');
+  requireRequirement(library, target, 'body.targetId');
+  const [existing] = library.edgesBetween(source, target);
+  if (existing) throw alreadyJoined(existing);
+  const stored = await insertAnalystEdge(em, {
+    edgeId: randomUUID(),
+    source,
+    target,
+    relationship: input.relationship,
+    rationale: input.rationale.trim(),
+    reference: input.source?.trim(),
+    createdBy,
+    createdAt: new Date(),
+  });
+  if (!stored) {
+    // Another request added one first.
+    const winner = await analystEdgeBetween(em, source, target);
+    if (winner) throw alreadyJoined(winner);
+    throw new AppError('CONFLICT', 'An edge already joins these two requirements');
+  }
+  return edgeView(stored);
+}
+
+export async function removeAnalystEdge(em: Em, edgeId: string): Promise<void> {
+  const { library } = await currentLibrary(em);
+  const known = library.edge(edgeId.toLowerCase());
+  if (known && !known.added) {
+    throw conflict('Shipped crosswalk edges cannot be deleted; only edges added through the API can', {
+      edgeId,
+      origin: known.origin,
+    });
+  }
+  if (!(await deleteAnalystEdge(em, edgeId.toLowerCase()))) throw resourceNotFound('Edge', { edgeId });
+}

@@ -1,0 +1,244 @@
+/**
+ * Imports an OSCAL catalog (e.g. NIST SP 800-53 rev5) as a framework: groups become domains (nested groups
+ * too), controls and their enhancements become requirements, withdrawn ones are skipped, and parameter
+ * placeholders in the statement prose are replaced by the parameter's values, choices or label. The
+ * framework id is a slug of the catalog title, so importing the same catalog again replaces it in place.
+ */
+
+import { oscalSchemaErrors } from '../../platform/oscal/validation.js';
+import type { Framework, FrameworkDomain, Requirement } from './framework.types.js';
+
+export class OscalImportError extends Error {
+  constructor(
+    message: string,
+    readonly problems: string[] = [],
+  ) {
+    super(problems.length > 0 ? `${message}: ${problems.slice(0, 5).join('; ')}` : message);
+    this.name = 'OscalImportError';
+  }
+}
+
+interface OscalProp {
+  name: string;
+  value: string;
+  class?: string;
+}
+interface OscalPart {
+  id?: string;
+  name: string;
+  prose?: string;
+  props?: OscalProp[];
+  parts?: OscalPart[];
+}
+interface OscalParam {
+  id: string;
+  label?: string;
+  values?: string[];
+  select?: { 'how-many'?: string; choice?: string[] };
+}
+interface OscalControl {
+  id: string;
+  title: string;
+  params?: OscalParam[];
+  props?: OscalProp[];
+  parts?: OscalPart[];
+  controls?: OscalControl[];
+}
+interface OscalGroup {
+  id?: string;
+  title: string;
+  groups?: OscalGroup[];
+  controls?: OscalControl[];
+}
+interface OscalCatalog {
+  uuid: string;
+  metadata: {
+    title: string;
+    version: string;
+    parties?: { type: string; name?: string; 'short-name'?: string }[];
+  };
+  params?: OscalParam[];
+  groups?: OscalGroup[];
+  controls?: OscalControl[];
+}
+
+export interface OscalImportOptions {
+  /** Override the id derived from the catalog title. */
+  frameworkId?: string;
+  /** Skip the JSON Schema check (the shape checks still run). */
+  skipSchemaValidation?: boolean;
+}
+
+export interface OscalImportResult {
+  framework: Framework;
+  skippedWithdrawn: number;
+}
+
+/** `NIST Special Publication 800-53 Revision 5: Security…` → `nist-special-publication-800-53-revision-5`. */
+export function catalogSlug(title: string): string {
+  const head = title.split(':')[0];
+  const slug = head
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  // Cut long titles at a word boundary so the id stays readable.
+  const short = slug.length > 80 ? slug.slice(0, slug.lastIndexOf('-', 80)) : slug;
+  return short || 'imported-catalog';
+}
+
+function isWithdrawn(control: OscalControl): boolean {
+  return (control.props ?? []).some((prop) => prop.name === 'status' && prop.value === 'withdrawn');
+}
+
+/** The official label (`AC-2(1)`): a `label` prop without a class, else any label, else the id. */
+function controlLabel(control: OscalControl): string {
+  const labels = (control.props ?? []).filter((prop) => prop.name === 'label');
+  return (labels.find((prop) => !prop.class) ?? labels[0])?.value ?? control.id;
+}
+
+const PLACEHOLDER = /\{\{\s*insert:\s*param,\s*([^\s}]+)\s*\}\}/g;
+
+class ParamResolver {
+  constructor(private readonly params: ReadonlyMap<string, OscalParam>) {}
+
+  /** Replaces `{{ insert: param, id }}` with values, a selection or an assignment label. */
+  resolve(text: string, depth = 0): string {
+    return text.replace(PLACEHOLDER, (_, id: string) => this.describe(id, depth));
+  }
+
+  private describe(id: string, depth: number): string {
+    const param = this.params.get(id);
+    if (!param || depth > 5) return `[Assignment: ${id}]`;
+    if (param.values && param.values.length > 0)
+      return param.values.map((value) => this.resolve(value, depth + 1)).join(', ');
+    if (param.select?.choice && param.select.choice.length > 0) {
+      const how = param.select['how-many'] === 'one-or-more' ? 'one or more' : 'one';
+      const choices = param.select.choice.map((choice) => this.resolve(choice, depth + 1));
+      return `[Selection (${how}): ${choices.join('; ')}]`;
+    }
+    return `[Assignment: ${param.label ? this.resolve(param.label, depth + 1) : id}]`;
+  }
+}
+
+function labelOf(part: OscalPart): string | undefined {
+  return part.props?.find((prop) => prop.name === 'label')?.value;
+}
+
+/** A statement part as one text: prose, then each item with its label ("a. …; 1. …"). */
+function partText(part: OscalPart, resolver: ParamResolver): string {
+  const own = part.prose ? resolver.resolve(part.prose.trim()) : '';
+  const children = (part.parts ?? [])
+    .filter((child) => child.name === 'item')
+    .map((child) => {
+      const label = labelOf(child);
+      const text = partText(child, resolver);
+      return label ? `${label} ${text}` : text;
+    });
+  return [own, ...children].filter(Boolean).join(' ');
+}
+
+function controlDescription(control: OscalControl, resolver: ParamResolver): string {
+  const parts = control.parts ?? [];
+  const statement = parts.find((part) => part.name === 'statement');
+  const text = statement ? partText(statement, resolver) : '';
+  if (text) return text;
+  const guidance = parts.find((part) => part.name === 'guidance');
+  return guidance ? partText(guidance, resolver) || control.title : control.title;
+}
+
+function collectParams(catalog: OscalCatalog): Map<string, OscalParam> {
+  const params = new Map<string, OscalParam>();
+  const addAll = (list: OscalParam[] | undefined) => {
+    for (const param of list ?? []) params.set(param.id, param);
+  };
+  const visitControl = (control: OscalControl) => {
+    addAll(control.params);
+    control.controls?.forEach(visitControl);
+  };
+  const visitGroup = (group: OscalGroup) => {
+    group.controls?.forEach(visitControl);
+    group.groups?.forEach(visitGroup);
+  };
+  addAll(catalog.params);
+  catalog.controls?.forEach(visitControl);
+  catalog.groups?.forEach(visitGroup);
+  return params;
+}
+
+function asCatalog(document: unknown, options: OscalImportOptions): OscalCatalog {
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) {
+    throw new OscalImportError('An OSCAL document must be a JSON object');
+  }
+  const root = document as Record<string, unknown>;
+  if (!('catalog' in root)) {
+    const model = Object.keys(root).join(', ') || 'nothing';
+    const hint = 'profile' in root ? ' (resolve the profile into a catalog first)' : '';
+    throw new OscalImportError(
+      `Only an OSCAL catalog can be imported; the document's root is ${model}${hint}`,
+    );
+  }
+  if (!options.skipSchemaValidation) {
+    const problems = oscalSchemaErrors('catalog', document);
+    if (problems.length > 0)
+      throw new OscalImportError('The catalog does not match the OSCAL catalog schema', problems);
+  }
+  const catalog = root.catalog as OscalCatalog;
+  if (typeof catalog?.metadata?.title !== 'string')
+    throw new OscalImportError('The catalog has no metadata title');
+  return catalog;
+}
+
+/** Converts an OSCAL catalog document (`{catalog: …}`) into a framework. */
+export function importOscalCatalog(document: unknown, options: OscalImportOptions = {}): OscalImportResult {
+  const catalog = asCatalog(document, options);
+  const resolver = new ParamResolver(collectParams(catalog));
+  const domains: FrameworkDomain[] = [];
+  const requirements: Requirement[] = [];
+  const seen = new Set<string>();
+  let skippedWithdrawn = 0;
+
+  const addControl = (control: OscalControl, domain: string | undefined) => {
+    if (isWithdrawn(control)) {
+      skippedWithdrawn += 1 + countControls(control.controls);
+      return;
+    }
+    let id = controlLabel(control);
+    if (seen.has(id)) id = control.id;
+    seen.add(id);
+    requirements.push({
+      id,
+      ...(domain ? { domain } : {}),
+      title: control.title,
+      description: controlDescription(control, resolver),
+      legal: false,
+    });
+    for (const enhancement of control.controls ?? []) addControl(enhancement, domain);
+  };
+  const addGroup = (group: OscalGroup, path: string) => {
+    const id = group.id ?? `${path}${domains.length + 1}`;
+    domains.push({ id, title: group.title });
+    for (const control of group.controls ?? []) addControl(control, id);
+    for (const child of group.groups ?? []) addGroup(child, `${id}.`);
+  };
+  for (const group of catalog.groups ?? []) addGroup(group, 'group-');
+  for (const control of catalog.controls ?? []) addControl(control, undefined);
+
+  const publisher = catalog.metadata.parties?.find((party) => party.type === 'organization');
+  const framework: Framework = {
+    id: options.frameworkId ?? catalogSlug(catalog.metadata.title),
+    name: catalog.metadata.title,
+    version: catalog.metadata.version,
+    publisher: publisher?.['short-name'] ?? publisher?.name ?? 'unknown',
+    kind: 'catalog',
+    ...(domains.length > 0 ? { domains } : {}),
+    requirements,
+  };
+  return { framework, skippedWithdrawn };
+}
+
+/** Withdrawn controls hide their enhancements too; those count as skipped. */
+function countControls(controls: OscalControl[] | undefined): number {
+  return (controls ?? []).reduce((sum, control) => sum + 1 + countControls(control.controls), 0);
+}

@@ -1,0 +1,248 @@
+/**
+ * Search over the current library. Per library revision and model, one process builds the embedder, the
+ * in-memory vector index and the lexical index once: requirement vectors come from the database when the
+ * embeddings job stored them for exactly these texts and this model, and are computed on the spot
+ * otherwise. The embeddings job and the route share that build, so in-process runs never do it twice.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Em } from '../../../platform/db/database.js';
+import { releaseFreedMemory } from '../../../platform/memory.js';
+import { type Ready, remember, settled } from '../../../platform/ready.js';
+import { type CurrentLibrary, currentLibrary } from '../library.service.js';
+import { BUILTIN_MODEL } from './builtin-embedder.js';
+import { createEmbedder } from './create-embedder.js';
+import { type Embedder, libraryDocuments, type RequirementDocument } from './embedder.js';
+import { loadStoredVectors, storedFingerprint, storeVectors } from './embeddings.store.js';
+import {
+  crosswalkNeighbours,
+  lexicalIndex,
+  RequirementSearch,
+  type SearchResponse,
+} from './requirement-search.js';
+import { VectorIndex } from './vector-index.js';
+
+export interface EmbeddingSettings {
+  /** Directory holding `<modelName>/config.json`, `tokenizer.json`, `onnx/model.onnx`. */
+  modelDir: string;
+  modelName: string;
+}
+
+export interface SearchLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface ReadySearch {
+  search: RequirementSearch;
+  fingerprint: string;
+  documents: readonly RequirementDocument[];
+  vectors: readonly Float32Array[];
+  /** Where the requirement vectors came from. */
+  source: 'stored' | 'computed';
+}
+
+/** True when the configured model's files are in the model directory (nothing is ever downloaded). */
+export function localModelPresent(settings: EmbeddingSettings): boolean {
+  return existsSync(path.join(settings.modelDir, settings.modelName, 'config.json'));
+}
+
+/** The model the library will be embedded with, known without loading it. */
+export function expectedModel(settings: EmbeddingSettings): string {
+  return localModelPresent(settings) ? settings.modelName : BUILTIN_MODEL;
+}
+
+/** Names a vector set: the model and every embedded text, in order. */
+export function vectorFingerprint(model: string, documents: readonly RequirementDocument[]): string {
+  const hash = createHash('sha256').update(model);
+  for (const document of documents) {
+    hash.update(`\u001e${document.frameworkId}\u001f${document.requirementId}\u001f${document.text}`);
+  }
+  return hash.digest('hex').slice(0, 32);
+}
+
+/**
+ * A model can return NaN for a text it has no token for (the mean of nothing); such a vector is replaced
+ * by zeros, which matches nothing, instead of poisoning every distance.
+ */
+function finiteEmbedder(embedder: Embedder): Embedder {
+  return {
+    model: embedder.model,
+    dimension: embedder.dimension,
+    embed: async (texts) =>
+      (await embedder.embed(texts)).map((vector) =>
+        vector.every(Number.isFinite) ? vector : new Float32Array(vector.length),
+      ),
+  };
+}
+
+const EMBED_SLICE = 64;
+
+/** Embeds in slices, yielding between them, so a large library does not hold up the event loop. */
+async function embedAll(embedder: Embedder, documents: readonly RequirementDocument[]) {
+  const vectors: Float32Array[] = [];
+  for (let start = 0; start < documents.length; start += EMBED_SLICE) {
+    const slice = documents.slice(start, start + EMBED_SLICE).map((document) => document.text);
+    vectors.push(...(await embedder.embed(slice)));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return vectors;
+}
+
+async function buildSearch(
+  em: Em,
+  current: CurrentLibrary,
+  settings: EmbeddingSettings,
+  log: SearchLog,
+): Promise<ReadySearch> {
+  const frameworks = current.library.frameworks;
+  const documents = libraryDocuments(frameworks);
+  const embedder = finiteEmbedder(
+    await createEmbedder({
+      // Only hand over the directory when the model is there: a missing model is the normal case.
+      modelDir: localModelPresent(settings) ? settings.modelDir : undefined,
+      modelName: settings.modelName,
+      frameworks,
+      log,
+    }),
+  );
+  const fingerprint = vectorFingerprint(embedder.model, documents);
+  const stored = await loadStoredVectors(em, embedder.model, fingerprint, documents);
+  const vectors = stored ?? (await embedAll(embedder, documents));
+  log.info(
+    `search index ready: ${vectors.length} requirement vectors ${stored ? 'from the database' : 'computed'} (${embedder.model})`,
+  );
+  const items = documents.map(({ frameworkId, requirementId, title }) => ({
+    frameworkId,
+    requirementId,
+    title,
+  }));
+  return {
+    search: new RequirementSearch(
+      embedder,
+      new VectorIndex(embedder.dimension, items, vectors),
+      lexicalIndex(documents),
+      crosswalkNeighbours(items, current.library.edges),
+    ),
+    fingerprint,
+    documents,
+    vectors,
+    source: stored ? 'stored' : 'computed',
+  };
+}
+
+/** How long after an index is built the memory its build freed is handed back (one collection of ~50 ms). */
+const RELEASE_AFTER_BUILD_MS = 1000;
+
+/** Builds kept: the current one and the previous one, which in-flight requests may still use. */
+const KEPT_BUILDS = 2;
+const builds = new Map<string, Promise<ReadySearch>>();
+/** The last finished index handed out and what it was asked with: hot routes ask with the same objects. */
+let lastHandedOut: { current: CurrentLibrary; settings: EmbeddingSettings; ready: ReadySearch } | undefined;
+
+/** The search index of this library and model: at once when it is built, else once it is. */
+export function readySearch(
+  em: Em,
+  current: CurrentLibrary,
+  settings: EmbeddingSettings,
+  log: SearchLog,
+): Ready<ReadySearch> {
+  if (lastHandedOut?.current === current && lastHandedOut.settings === settings) return lastHandedOut.ready;
+  // The index depends on the frameworks' texts only: an analyst edge changes the revision, not the index.
+  const key = `${current.frameworksRevision}\u001f${settings.modelDir}\u001f${settings.modelName}`;
+  let build = builds.get(key);
+  if (!build) {
+    // Remembered, so that a search of a ready index waits for nothing.
+    const started = remember(buildSearch(em, current, settings, log));
+    build = started;
+    builds.set(key, started);
+    started.then(
+      () => {
+        // Fitting the embedder and indexing leave tens of MB of garbage behind, once: hand it back to the
+        // system a moment later, out of the way of the daemon's start.
+        setTimeout(releaseFreedMemory, RELEASE_AFTER_BUILD_MS).unref();
+      },
+      () => builds.delete(key),
+    );
+    while (builds.size > KEPT_BUILDS) builds.delete(builds.keys().next().value as string);
+  }
+  const ready = settled(build);
+  if (ready instanceof Promise) return ready;
+  lastHandedOut = { current, settings, ready };
+  return ready;
+}
+
+/** The `limit` requirements nearest to the query, with the model that ranked them. */
+export async function searchRequirements(
+  em: Em,
+  settings: EmbeddingSettings,
+  log: SearchLog,
+  query: string,
+  limit: number,
+  /** The library to search, when the caller has it (routes take it at the held revision). */
+  current?: CurrentLibrary,
+): Promise<SearchResponse> {
+  const ready = await readySearch(em, current ?? (await currentLibrary(em)), settings, log);
+  return ready.search.search(query, limit);
+}
+
+/** Whether the stored vectors were made for another library or model (cheap: nothing is embedded). */
+export async function embeddingsStale(em: Em, settings: EmbeddingSettings): Promise<boolean> {
+  const { library } = await currentLibrary(em);
+  const model = expectedModel(settings);
+  return (
+    (await storedFingerprint(em, model)) !== vectorFingerprint(model, libraryDocuments(library.frameworks))
+  );
+}
+
+export interface EmbeddingsResult {
+  model: string;
+  fingerprint: string;
+  vectors: number;
+  /** False when the stored vectors were already current. */
+  stored: boolean;
+}
+
+/** Refreshes in this process run one at a time, so a burst of imports embeds the final library once. */
+let refreshing: Promise<unknown> = Promise.resolve();
+
+/** What the embeddings job does: make sure the database holds the current library's vectors. */
+export function refreshEmbeddings(
+  em: Em,
+  settings: EmbeddingSettings,
+  log: SearchLog,
+): Promise<EmbeddingsResult> {
+  const run = refreshing.then(() => refreshNow(em, settings, log));
+  refreshing = run.catch(() => {});
+  return run;
+}
+
+async function refreshNow(em: Em, settings: EmbeddingSettings, log: SearchLog): Promise<EmbeddingsResult> {
+  // Read when the turn comes: earlier queued imports are part of the library by then.
+  const current = await currentLibrary(em);
+  const documents = libraryDocuments(current.library.frameworks);
+  const model = expectedModel(settings);
+  const expected = vectorFingerprint(model, documents);
+  if ((await storedFingerprint(em, model)) === expected) {
+    return { model, fingerprint: expected, vectors: documents.length, stored: false };
+  }
+  const ready = await readySearch(em, current, settings, log);
+  const { embedder } = ready.search;
+  const stale = (await storedFingerprint(em, embedder.model)) !== ready.fingerprint;
+  if (stale) {
+    await storeVectors(em, {
+      model: embedder.model,
+      fingerprint: ready.fingerprint,
+      dimension: embedder.dimension,
+      documents: ready.documents,
+      vectors: ready.vectors,
+    });
+  }
+  return {
+    model: embedder.model,
+    fingerprint: ready.fingerprint,
+    vectors: ready.documents.length,
+    stored: stale,
+  };
+}

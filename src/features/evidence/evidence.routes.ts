@@ -1,0 +1,201 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { TObject } from 'typebox';
+import type { AppContext } from '../../context.js';
+import { sendSerialized } from '../../platform/cache/org-read-cache.js';
+import { resourceNotFound } from '../../platform/errors.js';
+import type { RecordKey } from '../../records/records.store.js';
+import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
+import { type EvidenceType, ISO_42001 } from '../../shared/vocabulary.js';
+import { principalOf } from '../auth/auth.plugin.js';
+import { controlLibrary } from '../controls/library.seed.js';
+import { requireOrg } from '../orgs/orgs.service.js';
+import {
+  CreateEvidenceBody,
+  EvidenceItemParams,
+  EvidenceListQuery,
+  EvidenceListSchema,
+  EvidenceParams,
+  EvidenceSchema,
+  ExpiringEvidenceListSchema,
+  ExpiringEvidenceQuery,
+} from './evidence.schemas.js';
+import { addEvidence, getEvidence, listEvidence, listExpiringEvidence } from './evidence.service.js';
+
+/** Where a family of evidence routes lives and how it names the record it works on. */
+export interface EvidenceRouteFamily {
+  /** Route path of the list, e.g. `/orgs/:orgId/controls/:controlId/evidence`. */
+  path: string;
+  tag: string;
+  params: TObject;
+  itemParams: TObject;
+  item: TObject;
+  list: TObject;
+  /** The record a request names; throws `404` for an unknown one. */
+  keyOf(em: ReturnType<AppContext['db']['em']>, params: Record<string, string>): Promise<RecordKey>;
+  /** Extra members of each response (the list's and the item's). */
+  decorate(key: RecordKey): Record<string, string>;
+  /** The list's URL, for `Location`. */
+  location(key: RecordKey): string;
+}
+
+/** The evidence routes of one family (ISO/IEC 42001 controls, or requirements of any framework). */
+export function evidenceRoutesFor(
+  family: EvidenceRouteFamily,
+): FastifyPluginAsyncTypebox<{ ctx: AppContext }> {
+  return async (app, { ctx }) => {
+    const keyOf = async (request: FastifyRequest) => {
+      const em = ctx.db.em();
+      const params = request.params as Record<string, string>;
+      await requireOrg(em, params.orgId);
+      return { em, key: await family.keyOf(em, params) };
+    };
+    app.post(
+      family.path,
+      {
+        config: { scope: 'write' },
+        schema: {
+          tags: [family.tag],
+          summary: 'Attach evidence (attestation, document or link)',
+          description:
+            '`fileUrl` must be an absolute http(s) URL and is required for `document` and `link`. ' +
+            'Optional `effectiveDate` and `expiresAt` bound when the evidence counts; expired evidence is ' +
+            'flagged in lists, and a record whose evidence has all expired is flagged where it is listed.',
+          params: family.params,
+          body: CreateEvidenceBody,
+          response: { 201: family.item, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const { em, key } = await keyOf(request);
+        const evidence = await addEvidence(em, {
+          ...key,
+          evidence: request.body,
+          createdBy: principalOf(request).keyId,
+        });
+        return reply
+          .status(201)
+          .header('location', `${family.location(key)}/${evidence.evidenceId}`)
+          .send({ ...evidence, ...family.decorate(key) });
+      },
+    );
+
+    app.get(
+      family.path,
+      {
+        schema: {
+          tags: [family.tag],
+          summary: 'A page of evidence, newest first',
+          params: family.params,
+          querystring: EvidenceListQuery,
+          response: { 200: family.list, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const { em, key } = await keyOf(request);
+        const query = request.query as { type?: EvidenceType; limit?: number; offset?: number };
+        const build = async () => {
+          const now = new Date();
+          const page = await listEvidence(em, key, query, now);
+          const extra = family.decorate(key);
+          return {
+            value: {
+              orgId: key.orgId,
+              controlId: key.requirementId,
+              ...extra,
+              ...page,
+              evidence: page.evidence.map((item) => ({ ...item, ...extra })),
+            },
+            // The page changes by itself only when one of its items expires.
+            validUntil: nextExpiryOf(page.evidence, now),
+          };
+        };
+        // First pages are what clients read over and over; deeper pages are read through.
+        if ((query.offset ?? 0) !== 0) return (await build()).value;
+        const body = await ctx.readCache.get(
+          key.orgId,
+          // The family's path is part of the key: each family decorates its pages its own way.
+          `${family.path}:${key.frameworkId}/${key.requirementId}?${query.type ?? ''}&${query.limit ?? ''}`,
+          build,
+          (value) => reply.serialize(value) as string,
+        );
+        return sendSerialized(reply, body);
+      },
+    );
+
+    app.get(
+      `${family.path}/:evidenceId`,
+      {
+        schema: {
+          tags: [family.tag],
+          summary: 'One evidence item',
+          params: family.itemParams,
+          response: { 200: family.item, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { em, key } = await keyOf(request);
+        const evidence = await getEvidence(em, key, (request.params as { evidenceId: string }).evidenceId);
+        return { ...evidence, ...family.decorate(key) };
+      },
+    );
+  };
+}
+
+/** The first instant after `now` at which an item of the page turns expired, or Infinity. */
+function nextExpiryOf(items: readonly { expiresAt: string | null }[], now: Date): number {
+  let next = Number.POSITIVE_INFINITY;
+  for (const { expiresAt } of items) {
+    if (expiresAt === null) continue;
+    const at = new Date(expiresAt).getTime();
+    if (at > now.getTime() && at < next) next = at;
+  }
+  return next;
+}
+
+/** Evidence of ISO/IEC 42001 controls, under `/orgs/{orgId}/controls/{controlId}/evidence`. */
+export const evidenceRoutes = evidenceRoutesFor({
+  path: '/orgs/:orgId/controls/:controlId/evidence',
+  tag: 'evidence',
+  params: EvidenceParams,
+  itemParams: EvidenceItemParams,
+  item: EvidenceSchema,
+  list: EvidenceListSchema,
+  keyOf: async (_em, { orgId, controlId }) => {
+    if (!controlLibrary().controls.some((control) => control.controlId === controlId)) {
+      throw resourceNotFound('Control', { controlId });
+    }
+    return { orgId, frameworkId: ISO_42001, requirementId: controlId };
+  },
+  decorate: () => ({}),
+  location: ({ orgId, requirementId }) =>
+    `/api/v1/orgs/${encodeURIComponent(orgId)}/controls/${encodeURIComponent(requirementId)}/evidence`,
+});
+
+/** The org's evidence by expiry, across every framework: what to renew next. */
+export const expiringEvidenceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
+  app,
+  { ctx },
+) => {
+  app.get(
+    '/orgs/:orgId/evidence/expiring',
+    {
+      schema: {
+        tags: ['evidence'],
+        summary:
+          'Evidence whose expiry falls in [from, to) (default: the next 30 days), soonest first, paged',
+        params: OrgIdParam,
+        querystring: ExpiringEvidenceQuery,
+        response: { 200: ExpiringEvidenceListSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const em = ctx.db.em();
+      await requireOrg(em, request.params.orgId);
+      return {
+        orgId: request.params.orgId,
+        ...(await listExpiringEvidence(em, request.params.orgId, request.query)),
+      };
+    },
+  );
+};

@@ -1,0 +1,112 @@
+/**
+ * Plain input of every export renderer: one organization's compliance state, already read from the
+ * database (live, or as frozen in a snapshot). Timestamps are ISO 8601 strings with a timezone.
+ */
+
+import type { AssessmentSource, EvidenceType, RequirementStatus } from '../../shared/vocabulary.js';
+
+export type ControlStatus = RequirementStatus;
+export type { AssessmentSource, EvidenceType };
+
+/** The framework an export describes, as the library defines it (see `framework.ts`). */
+export interface ExportFramework {
+  /** Library id: `iso-42001`, `eu-ai-act`, an imported catalog's slug. */
+  id: string;
+  /** Full name, e.g. `ISO/IEC 42001:2023`. */
+  name: string;
+  version: string;
+  /** The part of the framework that is exported (`Annex A`), when its name does not say so. */
+  scope: string | null;
+  /** What the framework's items are called in prose: `control` or `requirement`. */
+  noun: 'control' | 'requirement';
+  /** Imported from an OSCAL catalog rather than built in. */
+  imported: boolean;
+}
+
+export interface ExportEvidence {
+  evidenceId: string;
+  controlId: string;
+  type: EvidenceType;
+  title: string;
+  description: string | null;
+  fileUrl: string | null;
+  /** SHA-256 of the stored file, hex (optionally prefixed `sha256:`), when known. */
+  contentHash?: string | null;
+  createdAt: string;
+}
+
+export interface ExportControl {
+  /** Official notation, e.g. `A.6.2.4`, `Art. 26(6)`, `GOVERN 1.1`, `AC-2(1)`. */
+  controlId: string;
+  /** Domain code, e.g. `A.6`; empty for a requirement of a framework without domains. */
+  domain: string;
+  domainTitle: string;
+  title: string;
+  description: string;
+  status: ControlStatus;
+  applicable: boolean;
+  justification: string | null;
+  reviewer: string | null;
+  /** Last change of the org's record; the org's creation when it has none (`recorded: false`). */
+  updatedAt: string;
+  /** false when the org has no record of the requirement (nothing judged, no evidence). Default true. */
+  recorded?: boolean;
+  /**
+   * Where `status` comes from: `direct` (the org recorded it), `inferred` (the crosswalk gives it) or
+   * `none`. Absent means direct, as for every ISO/IEC 42001 control.
+   */
+  assessment?: AssessmentSource;
+  /** The direct records of other requirements the crosswalk infers the status from. */
+  inferredFrom?: { frameworkId: string; requirementId: string }[];
+  /** Total evidence recorded for the control; may exceed `evidence.length` when the list is capped. */
+  evidenceCount: number;
+  /** Evidence to reference in the export, newest first. */
+  evidence: ExportEvidence[];
+}
+
+export interface ExportAiSystem {
+  systemId: string;
+  name: string;
+  description: string | null;
+  owner: string | null;
+  purpose: string | null;
+  riskLevel: string;
+  lifecycleStage: string;
+}
+
+export interface ExportCounts {
+  implemented: number;
+  inProgress: number;
+  notStarted: number;
+  notApplicable: number;
+}
+
+export interface ExportHistoryPoint {
+  periodStart: string;
+  score: number | null;
+}
+
+export interface ExportSnapshot {
+  snapshotId: string;
+  label: string;
+  createdAt: string;
+  contentHash: string;
+}
+
+export interface OrgExportData {
+  org: { orgId: string; name: string; createdAt: string };
+  /** The framework exported; ISO/IEC 42001 Annex A when absent. The SoA is always ISO/IEC 42001. */
+  framework?: ExportFramework;
+  /** When this export was produced. */
+  generatedAt: string;
+  /** Time of the last change to the exported data (the snapshot time for a snapshot export). */
+  lastModified: string;
+  score: number | null;
+  counts: ExportCounts;
+  /** Score history, oldest first; drawn as a chart in the PDF. */
+  history?: ExportHistoryPoint[];
+  /** Present when the export reflects a frozen snapshot rather than the live state. */
+  snapshot?: ExportSnapshot;
+  controls: ExportControl[];
+  aiSystems: ExportAiSystem[];
+}

@@ -1,0 +1,32 @@
+import { Type } from 'typebox';
+import { Identifier, Nullable, Timestamp } from '../../shared/schemas.js';
+
+export const CreateOrgBody = Type.Object(
+  {
+    orgId: Identifier('Caller-chosen identifier, e.g. "acme"'),
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+  },
+  { additionalProperties: false },
+);
+
+export const CountsSchema = Type.Object({
+  implemented: Type.Integer(),
+  inProgress: Type.Integer(),
+  notStarted: Type.Integer(),
+  notApplicable: Type.Integer(),
+});
+
+export const OrgSchema = Type.Object({
+  orgId: Type.String(),
+  name: Type.String(),
+  createdAt: Timestamp,
+  compliance: Type.Object({
+    score: Nullable(Type.Number({ description: '0–100, one decimal; null when no control is applicable' })),
+    counts: CountsSchema,
+    controlCount: Type.Integer(),
+  }),
+});
+
+export const OrgListSchema = Type.Object({
+  orgs: Type.Array(Type.Object({ orgId: Type.String(), name: Type.String(), createdAt: Timestamp })),
+});

@@ -1,0 +1,149 @@
+import path from 'node:path';
+import type { Options } from '@mikro-orm/core';
+import { Migrator } from '@mikro-orm/migrations';
+import { PgliteDriver, MikroORM as PgliteMikroORM } from '@mikro-orm/pglite';
+import { MikroORM as PgMikroORM, PostgreSqlDriver, type SqlEntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '../config.js';
+import { entities } from './entities.js';
+import { lockDataDir } from './lock.js';
+import { migrate } from './migrate.js';
+import { migrations } from './migrations/index.js';
+import { releaseDroppedConnections } from './pool-guard.js';
+
+export type Em = SqlEntityManager;
+export type Orm = PgMikroORM | PgliteMikroORM;
+
+export interface Database {
+  orm: Orm;
+  kind: 'postgresql' | 'pglite';
+  /**
+   * A fresh entity manager with its own identity map: one per request or job. It is forked on first use,
+   * so a request answered from a cache never pays for the fork.
+   */
+  em(): Em;
+  close(): Promise<void>;
+}
+
+/** What `autocommitted` asks of the driver's client: node-postgres' pool, or the PGlite instance. */
+interface NativeClient<R> {
+  query(
+    query: string | { name: string; text: string; values: unknown[] },
+    values?: unknown[],
+  ): Promise<{ rows: R[] }>;
+}
+
+/**
+ * One statement with bind parameters on the driver's own client, committed on its own: on PostgreSQL the pool
+ * (a named statement stays prepared on each pooled connection, so it is neither parsed nor planned again),
+ * on PGlite the instance itself, whose queries wait for any transaction in progress to end (the ORM's query
+ * layer would run the statement inside another caller's open transaction there). For hot writes that need
+ * no ORM transaction.
+ */
+export async function autocommitted<R>(
+  db: Database,
+  statement: { name: string; text: string },
+  values: unknown[],
+): Promise<R[]> {
+  const client = (await db.orm.em.getConnection().getNativeClient()) as NativeClient<R>;
+  // PGlite takes no statement name and parses each time.
+  const { rows } =
+    db.kind === 'postgresql'
+      ? await client.query({ ...statement, values })
+      : await client.query(statement.text, values);
+  return rows;
+}
+
+export interface OpenDatabaseOptions {
+  /** PGlite only: an in-memory database (tests). */
+  inMemory?: boolean;
+  debug?: boolean;
+}
+
+/**
+ * An entity manager that forks only when something is asked of it. Forking builds a unit of work and an
+ * identity map (a few microseconds); most reads are served from the caches and would throw it away.
+ * Methods come bound to the fork, so they can be passed around like the fork's own.
+ */
+function forkOnFirstUse(fork: () => Em): Em {
+  let forked: Em | undefined;
+  let bound: Map<PropertyKey, unknown> | undefined;
+  const target = () => {
+    forked ??= fork();
+    return forked;
+  };
+  return new Proxy({} as Em, {
+    get(_, property) {
+      const em = target();
+      const value = Reflect.get(em, property, em);
+      if (typeof value !== 'function') return value;
+      bound ??= new Map();
+      let method = bound.get(property);
+      if (method === undefined) {
+        method = value.bind(em);
+        bound.set(property, method);
+      }
+      return method;
+    },
+    set: (_, property, value) => Reflect.set(target(), property, value),
+    has: (_, property) => Reflect.has(target(), property),
+    getPrototypeOf: () => Reflect.getPrototypeOf(target()),
+  });
+}
+
+/** Opens PostgreSQL (DATABASE_URL) or the embedded PGlite and brings the schema up to date. */
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  options: OpenDatabaseOptions = {},
+): Promise<Database> {
+  const common: Partial<Options> = {
+    entities,
+    extensions: [Migrator],
+    migrations: {
+      migrationsList: migrations,
+      transactional: true,
+      allOrNothing: true,
+      silent: true,
+      snapshot: false,
+    },
+    debug: options.debug ?? false,
+    allowGlobalContext: false,
+  };
+  let orm: Orm;
+  let release = () => {};
+  let kind: Database['kind'];
+  if (config.databaseUrl) {
+    kind = 'postgresql';
+    orm = await PgMikroORM.init({
+      ...(common as Options<PostgreSqlDriver>),
+      driver: PostgreSqlDriver,
+      clientUrl: config.databaseUrl,
+      pool: { min: 0, max: 10 },
+    });
+  } else {
+    kind = 'pglite';
+    if (!options.inMemory) release = lockDataDir(config.dataDir);
+    try {
+      orm = await PgliteMikroORM.init({
+        ...(common as Options<PgliteDriver>),
+        driver: PgliteDriver,
+        dbName: options.inMemory ? 'memory://' : 'comply',
+        driverOptions: options.inMemory ? {} : { dataDir: path.join(config.dataDir, 'pglite') },
+      });
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+  await migrate(orm, config.databaseUrl);
+  const db: Database = {
+    orm,
+    kind,
+    em: () => forkOnFirstUse(() => orm.em.fork() as unknown as Em),
+    async close() {
+      await orm.close(true);
+      release();
+    },
+  };
+  await releaseDroppedConnections(db);
+  return db;
+}

@@ -1,0 +1,80 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/database.js';
+import { timedJob } from '../metrics/events.js';
+import type { JobContext, JobDefinition, JobRunner, RepeatOptions } from './jobs.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The embedded default: the same handlers, run in the daemon's process with the same retry policy. */
+export class InProcessJobRunner implements JobRunner {
+  readonly kind = 'in-process' as const;
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly active = new Map<string, number>();
+  private closed = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  private async execute<P, R>(job: JobDefinition<P, R>, payload: P): Promise<R> {
+    const attempts = 1 + (job.attempts ?? 2);
+    for (let attempt = 1; ; attempt += 1) {
+      const ctx: JobContext = {
+        db: this.db,
+        log: this.log.child({ job: job.name, attempt }),
+        progress: () => {},
+        attempt,
+      };
+      try {
+        this.active.set(job.name, (this.active.get(job.name) ?? 0) + 1);
+        try {
+          return await timedJob(job.name, () => job.handle(payload, ctx));
+        } finally {
+          this.active.set(job.name, (this.active.get(job.name) ?? 1) - 1);
+        }
+      } catch (error) {
+        if (attempt >= attempts || this.closed) throw error;
+        ctx.log.warn({ err: error }, 'job failed, retrying');
+        await sleep((job.backoffMs ?? 500) * 2 ** (attempt - 1));
+      }
+    }
+  }
+
+  private track<T>(promise: Promise<T>): Promise<T> {
+    this.inFlight.add(promise);
+    promise.finally(() => this.inFlight.delete(promise)).catch(() => {});
+    return promise;
+  }
+
+  async enqueue<P>(job: JobDefinition<P>, payload: P): Promise<void> {
+    const promise = this.track(this.execute(job, payload));
+    promise.catch((error) => this.log.error({ err: error, job: job.name }, 'job failed'));
+  }
+
+  run<P, R>(job: JobDefinition<P, R>, payload: P): Promise<R> {
+    return this.track(this.execute(job, payload));
+  }
+
+  async repeat<P>(job: JobDefinition<P>, payload: P, options: RepeatOptions): Promise<void> {
+    const timer = setInterval(() => void this.enqueue(job, payload), options.everyMs);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  async depth(): Promise<Record<string, Record<string, number>>> {
+    return Object.fromEntries([...this.active].map(([job, active]) => [job, { active }]));
+  }
+
+  async ready(): Promise<boolean> {
+    return !this.closed;
+  }
+
+  /** Stops schedules and waits for running jobs, so shutdown never cuts a job in half. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.timers) clearInterval(timer);
+    await Promise.allSettled([...this.inFlight]);
+  }
+}
