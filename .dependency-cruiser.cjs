@@ -72,12 +72,14 @@ module.exports = {
     },
     {
       name: 'stores-and-schemas-import-down',
-      comment: 'a store or a schema module imports only records/, platform/, shared/ and its own folder',
+      comment:
+        'a store or a schema module imports only records/, platform/, shared/, its own folder and the ' +
+        'schemas of the features before it (which FEATURE_ORDER decides)',
       severity: 'error',
       from: { path: '^src/features/([^/]+)/.*\\.(store|schemas)\\.ts$' },
       to: {
         path: '^src/',
-        pathNot: ['^src/(records|platform|shared)/', '^src/features/$1/'],
+        pathNot: ['^src/(records|platform|shared)/', '^src/features/$1/', '^src/features/[^/]+/[^/]+\\.schemas\\.ts$'],
         dependencyTypesNot: ['type-only'],
       },
     },

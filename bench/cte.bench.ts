@@ -8,10 +8,11 @@ import { libraryConflicts } from '../src/features/cte/conflicts.js';
 import { coverageReport } from '../src/features/cte/coverage.js';
 import { computeGaps } from '../src/features/cte/gaps.js';
 import { type ControlStatus, type OrgControlState, propagateCoverage } from '../src/features/cte/graph.js';
-import { BASE_FRAMEWORK_ID, loadBuiltinLibrary } from '../src/features/cte/library.js';
+import { loadBuiltinLibrary } from '../src/features/cte/library.js';
 import { fitBuiltinEmbedder } from '../src/features/cte/search/create-embedder.js';
 import { RequirementSearch } from '../src/features/cte/search/requirement-search.js';
 import { evaluateSearch, type LabelledQuery } from '../src/features/cte/search/search-evaluation.js';
+import { ISO_42001 } from '../src/shared/vocabulary.js';
 
 function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -77,7 +78,7 @@ console.log(
 
 const statuses = new Map<string, OrgControlState>();
 const cycle: ControlStatus[] = ['implemented', 'in_progress', 'not_started'];
-library.framework(BASE_FRAMEWORK_ID)?.requirements.forEach((requirement, i) => {
+library.framework(ISO_42001)?.requirements.forEach((requirement, i) => {
   statuses.set(requirement.id, {
     status: cycle[i % 3],
     applicable: i % 11 !== 5,

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { EVIDENCE_TYPES, INTERVALS, REQUIREMENT_STATUSES } from './vocabulary.js';
 
 /** Schemas shared by several features. Feature-specific shapes live beside their routes. */
 
@@ -35,3 +36,50 @@ export const Identifier = (description: string) =>
 
 export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()]);
+
+/**
+ * PostgreSQL text cannot hold NUL, and lone surrogates cannot be encoded or canonicalised: refuse both at
+ * the edge instead of failing deeper down. (Ajv matches in Unicode mode, so paired surrogates pass.)
+ */
+export const PlainText = (options: { minLength?: number; maxLength: number; description?: string }) =>
+  Type.String({ pattern: '^[^\\u0000\\uD800-\\uDFFF]*$', ...options });
+
+/** A calendar date (UTC midnight) or an RFC 3339 date-time; parsed and range-checked by `parseInstant`. */
+export const InstantString = (description: string) =>
+  Type.String({
+    pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}:\\d{2}))?$',
+    description: `${description} (ISO 8601 date or date-time; a date means 00:00 UTC)`,
+  });
+
+export const EvidenceTypeSchema = Type.Enum(EVIDENCE_TYPES, { description: EVIDENCE_TYPES.join(' | ') });
+
+export const CountsSchema = Type.Object({
+  implemented: Type.Integer(),
+  inProgress: Type.Integer(),
+  notStarted: Type.Integer(),
+  notApplicable: Type.Integer(),
+});
+
+export const ControlStatusSchema = Type.Enum(REQUIREMENT_STATUSES, {
+  description: REQUIREMENT_STATUSES.join(' | '),
+});
+
+export const ControlId = Type.String({
+  minLength: 1,
+  maxLength: 32,
+  description: 'Annex A control id, e.g. A.6.2.8',
+});
+
+export const EvidenceRefSchema = Type.Object({
+  evidenceId: Type.String(),
+  type: Type.String(),
+  title: Type.String(),
+  createdAt: Timestamp,
+  expired: Type.Boolean(),
+});
+
+export const IntervalSchema = Type.Enum(INTERVALS, {
+  description: 'daily (UTC days) | weekly (ISO weeks, Monday to Sunday, UTC) | monthly (UTC months)',
+});
+
+export const SidecarKeyId = Identifier('Sidecar key id, named in each L2 signature');

@@ -19,3 +19,5 @@ export type GapPriority = (typeof GAP_PRIORITIES)[number];
 
 /** The framework whose requirements are the ISO/IEC 42001 Annex A controls of `/orgs/{orgId}/controls`. */
 export const ISO_42001 = 'iso-42001';
+
+export const INTERVALS = ['daily', 'weekly', 'monthly'] as const;

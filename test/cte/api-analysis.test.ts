@@ -3,11 +3,8 @@ import { libraryConflicts } from '../../src/features/cte/conflicts.js';
 import { pairwiseCoverage } from '../../src/features/cte/coverage.js';
 import { computeGaps, type GapContext } from '../../src/features/cte/gaps.js';
 import { type ControlStatus, type OrgControlState, propagateCoverage } from '../../src/features/cte/graph.js';
-import {
-  BASE_FRAMEWORK_ID,
-  BUILTIN_FRAMEWORK_IDS,
-  loadBuiltinLibrary,
-} from '../../src/features/cte/library.js';
+import { BUILTIN_FRAMEWORK_IDS, loadBuiltinLibrary } from '../../src/features/cte/library.js';
+import { ISO_42001 } from '../../src/shared/vocabulary.js';
 import { createTestApp, dbKinds, type TestApp } from '../support/app.js';
 
 const CTE = '/api/v1/cte';
@@ -73,15 +70,13 @@ describe.each(dbKinds)('CTE analysis API on %s', (kind) => {
       expect(report.summary).toEqual(counted);
       expect(report).toEqual(expectedGaps(frameworkId));
     }
-    const iso = await gapsOf(BASE_FRAMEWORK_ID);
+    const iso = await gapsOf(ISO_42001);
     expect(new Set(iso.gaps.map((gap) => gap.status))).toEqual(new Set(['not_started']));
   });
 
   it('closes and narrows gaps as controls are implemented', async () => {
     const reached = library.edges
-      .filter(
-        (edge) => edge.target.frameworkId === BASE_FRAMEWORK_ID && edge.target.requirementId === 'A.6.2.8',
-      )
+      .filter((edge) => edge.target.frameworkId === ISO_42001 && edge.target.requirementId === 'A.6.2.8')
       .filter((edge) => edge.source.frameworkId === 'eu-ai-act')
       .map((edge) => edge.source.requirementId);
     // A.6.2.8 is the one ISO control mapped to each of them.
@@ -99,7 +94,7 @@ describe.each(dbKinds)('CTE analysis API on %s', (kind) => {
       });
 
     await setStatus('A.6.2.8', 'implemented');
-    const iso = await gapsOf(BASE_FRAMEWORK_ID);
+    const iso = await gapsOf(ISO_42001);
     expect(iso.gaps.map((gap) => gap.controlId)).not.toContain('A.6.2.8');
     expect(iso.gaps).toHaveLength(37);
     const after = await gapsOf('eu-ai-act');
@@ -109,7 +104,7 @@ describe.each(dbKinds)('CTE analysis API on %s', (kind) => {
 
     await setStatus('A.2.2', 'in_progress');
     await setStatus('A.5.2', 'implemented');
-    const progressed = await gapsOf(BASE_FRAMEWORK_ID);
+    const progressed = await gapsOf(ISO_42001);
     expect(progressed.gaps.find((gap) => gap.controlId === 'A.2.2')).toMatchObject({
       status: 'in_progress',
       recommendation: expect.stringMatching(/^Finish implementing A\.2\.2/),
@@ -127,7 +122,7 @@ describe.each(dbKinds)('CTE analysis API on %s', (kind) => {
     });
     expect(excluded.statusCode).toBe(200);
     statuses.set('A.10.4', { status: 'not_started', applicable: false });
-    expect((await gapsOf(BASE_FRAMEWORK_ID)).gaps.map((gap) => gap.controlId)).not.toContain('A.10.4');
+    expect((await gapsOf(ISO_42001)).gaps.map((gap) => gap.controlId)).not.toContain('A.10.4');
 
     const calm = await gapsOf('eu-ai-act');
     const system = await t.request({
@@ -157,12 +152,12 @@ describe.each(dbKinds)('CTE analysis API on %s', (kind) => {
     });
     expect(evidence.statusCode).toBe(201);
     statuses.set('A.5.2', { status: 'implemented', applicable: true, evidenceExpired: true });
-    const iso = await gapsOf(BASE_FRAMEWORK_ID);
+    const iso = await gapsOf(ISO_42001);
     expect(iso.gaps.find((gap) => gap.controlId === 'A.5.2')).toMatchObject({
       status: 'implemented',
       recommendation: expect.stringMatching(/^Renew the expired evidence on A\.5\.2/),
     });
-    expect(iso).toEqual(expectedGaps(BASE_FRAMEWORK_ID));
+    expect(iso).toEqual(expectedGaps(ISO_42001));
     // Coverage agrees with the gap: the control and what it reaches count as in progress.
     const own = (await get(`${CTE}/coverage/iso-42001/A.5.2?orgId=${org}`)).json();
     expect(own).toMatchObject({
@@ -190,7 +185,7 @@ describe.each(dbKinds)('CTE analysis API on %s', (kind) => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.orgId).toBe(org);
-    expect(body.baseFrameworkId).toBe(BASE_FRAMEWORK_ID);
+    expect(body.baseFrameworkId).toBe(ISO_42001);
     expect(body.frameworks.map((row: { frameworkId: string }) => row.frameworkId)).toEqual([
       ...BUILTIN_FRAMEWORK_IDS,
     ]);

@@ -9,6 +9,7 @@ import {
 } from '../../fixtures/build/parameter-tags.js';
 import { readReference } from '../../fixtures/build/reference.js';
 import { topicVocabulary } from '../../fixtures/build/topics.js';
+import { controlLibrary } from '../../src/features/controls/library.seed.js';
 import type {
   Conflict,
   CrosswalkEdge,
@@ -233,12 +234,8 @@ describe('framework fixtures', () => {
   });
 });
 
-describe('ISO/IEC 42001 control library fixture', () => {
-  const library = readFixture<{
-    standard: string;
-    domains: { id: string; title: string }[];
-    controls: { controlId: string; domain: string; title: string; description: string }[];
-  }>('iso42001-controls.json');
+describe('ISO/IEC 42001 control library, derived from the framework fixture', () => {
+  const library = controlLibrary();
   const reference = readReference<{
     domains: { id: string; title: string }[];
     controls: { id: string; domain: string; title: string }[];

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BASE_FRAMEWORK_ID, extendLibrary, loadBuiltinLibrary } from '../../src/features/cte/library.js';
+import { extendLibrary, loadBuiltinLibrary } from '../../src/features/cte/library.js';
 import { catalogSlug, importOscalCatalog, OscalImportError } from '../../src/features/cte/oscal-import.js';
+import { ISO_42001 } from '../../src/shared/vocabulary.js';
 
 const readJson = (url: URL) => JSON.parse(readFileSync(url, 'utf8'));
 const catalog501 = readJson(
@@ -81,7 +82,7 @@ describe('OSCAL catalog import', () => {
     expect(twice.frameworks.map((framework) => framework.id)).toEqual(
       once.frameworks.map((framework) => framework.id),
     );
-    expect(twice.framework(BASE_FRAMEWORK_ID)).toBeDefined();
+    expect(twice.framework(ISO_42001)).toBeDefined();
   });
 
   it('turns nested groups into domains and fills values and choices', () => {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { controlLibrary } from '../../src/features/controls/library.seed.js';
 import type {
   ControlStatus,
   EvidenceType,
@@ -7,14 +7,7 @@ import type {
   OrgExportData,
 } from '../../src/features/exports/export.types.js';
 
-interface LibraryFile {
-  domains: { id: string; title: string }[];
-  controls: { controlId: string; domain: string; title: string; description: string }[];
-}
-
-const library = JSON.parse(
-  readFileSync(new URL('../../fixtures/iso42001-controls.json', import.meta.url), 'utf8'),
-) as LibraryFile;
+const library = controlLibrary();
 const domainTitles = new Map(library.domains.map((domain) => [domain.id, domain.title]));
 
 const STATUSES: ControlStatus[] = ['not_started', 'in_progress', 'implemented'];

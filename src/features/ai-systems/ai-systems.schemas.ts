@@ -1,6 +1,5 @@
 import { Type } from 'typebox';
-import { OrgId, Timestamp } from '../../shared/schemas.js';
-import { PlainText } from '../evidence/evidence.schemas.js';
+import { OrgId, PlainText, Timestamp } from '../../shared/schemas.js';
 import { LIFECYCLE_STAGES, RISK_LEVELS } from './ai-system.js';
 
 export const RiskLevelSchema = Type.Enum(RISK_LEVELS, {

@@ -1,7 +1,5 @@
 import { Type } from 'typebox';
-import { Identifier, Nullable, OrgId, Timestamp } from '../../shared/schemas.js';
-import { ControlId } from '../controls/controls.schemas.js';
-import { SidecarKeyId } from '../sidecars/sidecar-keys.schemas.js';
+import { ControlId, Identifier, Nullable, OrgId, SidecarKeyId, Timestamp } from '../../shared/schemas.js';
 
 export const MAX_LIST_LIMIT = 1000;
 export const DEFAULT_LIST_LIMIT = 50;

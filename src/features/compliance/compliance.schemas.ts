@@ -1,9 +1,15 @@
 import { Type } from 'typebox';
-import { INTERVALS } from '../../platform/time.js';
-import { OrgId, Timestamp } from '../../shared/schemas.js';
-import { ControlStatusSchema } from '../controls/controls.schemas.js';
-import { EvidenceTypeSchema, InstantString, PlainText } from '../evidence/evidence.schemas.js';
-import { CountsSchema } from '../orgs/orgs.schemas.js';
+import {
+  ControlStatusSchema,
+  CountsSchema,
+  EvidenceTypeSchema,
+  InstantString,
+  IntervalSchema,
+  OrgId,
+  PlainText,
+  Timestamp,
+} from '../../shared/schemas.js';
+import { INTERVALS } from '../../shared/vocabulary.js';
 
 const Score = Type.Union([Type.Number(), Type.Null()], {
   description: '100 × (implemented + 0.5 × in_progress) / applicable, one decimal; null when none applies',
@@ -23,10 +29,6 @@ export const ComplianceSchema = Type.Object({
   counts: CountsSchema,
   byDomain: Type.Array(DomainScoreSchema),
   computedAt: Timestamp,
-});
-
-export const IntervalSchema = Type.Enum(INTERVALS, {
-  description: 'daily (UTC days) | weekly (ISO weeks, Monday to Sunday, UTC) | monthly (UTC months)',
 });
 
 export const HistoryQuery = Type.Object({

@@ -1,19 +1,17 @@
 import { Type } from 'typebox';
-import { Nullable, OrgId, Timestamp } from '../../shared/schemas.js';
+import {
+  ControlId,
+  ControlStatusSchema,
+  EvidenceRefSchema,
+  Nullable,
+  OrgId,
+  Timestamp,
+} from '../../shared/schemas.js';
 import { REQUIREMENT_STATUSES } from '../../shared/vocabulary.js';
-
-export const ControlStatusSchema = Type.Enum(REQUIREMENT_STATUSES, {
-  description: REQUIREMENT_STATUSES.join(' | '),
-});
 
 export const DomainSchema = Type.String({
   pattern: '^A\\.[0-9]{1,2}$',
   description: 'Annex A domain code, e.g. A.4',
-});
-export const ControlId = Type.String({
-  minLength: 1,
-  maxLength: 32,
-  description: 'Annex A control id, e.g. A.6.2.8',
 });
 export const ControlIdParams = Type.Object({ controlId: ControlId });
 export const OrgControlParams = Type.Object({ orgId: OrgId, controlId: ControlId });
@@ -37,14 +35,6 @@ export const ControlListQuery = Type.Object({
 export const ControlListSchema = Type.Object({
   controls: Type.Array(ControlSchema),
   total: Type.Integer(),
-});
-
-export const EvidenceRefSchema = Type.Object({
-  evidenceId: Type.String(),
-  type: Type.String(),
-  title: Type.String(),
-  createdAt: Timestamp,
-  expired: Type.Boolean(),
 });
 
 export const OrgControlSchema = Type.Object({

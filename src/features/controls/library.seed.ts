@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Em } from '../../platform/db/database.js';
 import { seedIsoRecords } from '../../records/records.store.js';
-import type { RequirementStatus } from '../../shared/vocabulary.js';
+import { ISO_42001, type RequirementStatus } from '../../shared/vocabulary.js';
 
 export interface LibraryControl {
   controlId: string;
@@ -16,14 +16,34 @@ export interface ControlLibrary {
   controls: LibraryControl[];
 }
 
+/** The one ISO/IEC 42001 fixture: the crosswalk engine reads the same file as a framework of its library. */
+export const ISO_42001_FIXTURE = new URL(`../../../fixtures/frameworks/${ISO_42001}.json`, import.meta.url);
+
 let library: ControlLibrary | undefined;
 
-/** The ISO/IEC 42001:2023 Annex A library shipped in fixtures/. */
+/** The ISO/IEC 42001:2023 Annex A control library, derived from the framework fixture (read once). */
 export function controlLibrary(): ControlLibrary {
-  library ??= JSON.parse(
-    readFileSync(new URL('../../../fixtures/iso42001-controls.json', import.meta.url), 'utf8'),
-  ) as ControlLibrary;
+  library ??= controlLibraryOf(JSON.parse(readFileSync(ISO_42001_FIXTURE, 'utf8')) as IsoFrameworkFile);
   return library;
+}
+
+interface IsoFrameworkFile {
+  name: string;
+  domains: { id: string; title: string }[];
+  requirements: { id: string; domain: string; title: string; description: string }[];
+}
+
+function controlLibraryOf(framework: IsoFrameworkFile): ControlLibrary {
+  return {
+    standard: framework.name,
+    domains: framework.domains.map(({ id, title }) => ({ id, title })),
+    controls: framework.requirements.map(({ id, domain, title, description }) => ({
+      controlId: id,
+      domain,
+      title,
+      description,
+    })),
+  };
 }
 
 export const DOMAIN_IDS = () => controlLibrary().domains.map((domain) => domain.id);

@@ -8,6 +8,7 @@
 import { LruCache } from '../../platform/cache/lru-cache.js';
 import type { Em } from '../../platform/db/database.js';
 import { resourceNotFound } from '../../platform/errors.js';
+import { ISO_42001 } from '../../shared/vocabulary.js';
 import { type CoverageReport, coverageFraction, coverageReport } from './coverage.js';
 import { computeGaps, type GapReport } from './gaps.js';
 import {
@@ -19,7 +20,7 @@ import {
   reachingControls,
   uncoveredByExclusion,
 } from './graph.js';
-import { BASE_FRAMEWORK_ID, type FrameworkLibrary } from './library.js';
+import type { FrameworkLibrary } from './library.js';
 import { type CurrentLibrary, currentLibrary, requireFramework } from './library.service.js';
 import { loadOrgState, type OrgState } from './org-state.service.js';
 
@@ -171,7 +172,7 @@ export async function explainRequirement(em: Em, orgId: string, frameworkId: str
   const row = analysis.coverage.get(frameworkId, requirementId);
   if (!requirement || !row) throw resourceNotFound('Requirement', { frameworkId, requirementId });
   const candidates =
-    frameworkId === BASE_FRAMEWORK_ID
+    frameworkId === ISO_42001
       ? []
       : reachingControls(analysis.library, { frameworkId, requirementId }, analysis.coverage.options);
   return {
@@ -196,8 +197,8 @@ export async function explainRequirement(em: Em, orgId: string, frameworkId: str
     ...(row.joint ? { joint: row.joint } : {}),
     candidates: candidates.map((candidate) => ({
       controlId: candidate.controlId,
-      title: analysis.library.requirement(BASE_FRAMEWORK_ID, candidate.controlId)?.title ?? '',
-      orgStatus: analysis.coverage.get(BASE_FRAMEWORK_ID, candidate.controlId)?.orgStatus ?? 'not_started',
+      title: analysis.library.requirement(ISO_42001, candidate.controlId)?.title ?? '',
+      orgStatus: analysis.coverage.get(ISO_42001, candidate.controlId)?.orgStatus ?? 'not_started',
       strength: candidate.strength,
       credit: candidate.credit,
       path: candidate.path.map(hopView),

@@ -221,7 +221,6 @@ export const JustificationSchema = Type.Object({
   strength: Type.Number(),
   path: Type.Array(HopSchema),
 });
-
 export const RequirementCoverageSchema = Type.Object({
   orgId: Type.String(),
   frameworkId: Type.String(),

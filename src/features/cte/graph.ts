@@ -44,8 +44,9 @@
  */
 
 import type { AssessmentSource, RequirementStatus } from '../../shared/vocabulary.js';
+import { ISO_42001 } from '../../shared/vocabulary.js';
 import type { LibraryEdge, Relationship, RequirementRef } from './framework.types.js';
-import { BASE_FRAMEWORK_ID, type FrameworkLibrary, requirementKey } from './library.js';
+import { type FrameworkLibrary, requirementKey } from './library.js';
 
 export type ControlStatus = RequirementStatus;
 export interface OrgControlState {
@@ -516,11 +517,7 @@ export function propagateCoverage(
   statuses: ReadonlyMap<string, OrgControlState>,
   options: GraphOptions & { baseFrameworkId?: string } = {},
 ): CoverageResult {
-  return propagateRecords(
-    library,
-    new Map([[options.baseFrameworkId ?? BASE_FRAMEWORK_ID, statuses]]),
-    options,
-  );
+  return propagateRecords(library, new Map([[options.baseFrameworkId ?? ISO_42001, statuses]]), options);
 }
 
 /**
@@ -533,7 +530,7 @@ export function propagateRecords(
   records: DirectRecords,
   options: GraphOptions & { baseFrameworkId?: string } = {},
 ): CoverageResult {
-  const baseFrameworkId = options.baseFrameworkId ?? BASE_FRAMEWORK_ID;
+  const baseFrameworkId = options.baseFrameworkId ?? ISO_42001;
   const graph = crosswalkGraph(library, options);
   const results: RequirementCoverage[] = graph.refs.map((ref) => ({
     ...ref,
@@ -654,7 +651,7 @@ export function reachingControls(
   const graph = crosswalkGraph(library, options);
   const target = graph.nodeOf(ref);
   if (target === undefined) return [];
-  const baseFrameworkId = options.baseFrameworkId ?? BASE_FRAMEWORK_ID;
+  const baseFrameworkId = options.baseFrameworkId ?? ISO_42001;
   const inbound = graph.inboundFrom(baseFrameworkId).get(target) ?? [];
   const set = graph.mappedSetsFrom(baseFrameworkId).get(target);
   // Alone, a mapped control covers a set of one (unless stated narrower) and starts a larger set: partial.

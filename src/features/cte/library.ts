@@ -25,9 +25,6 @@ export const BUILTIN_FRAMEWORK_IDS = [
   'iso-27001-clauses',
 ] as const;
 
-/** The framework whose control statuses an organization maintains and from which coverage propagates. */
-export const BASE_FRAMEWORK_ID = 'iso-42001';
-
 export class UnknownFrameworkError extends Error {
   constructor(readonly frameworkId: string) {
     super(`Framework not found: ${frameworkId}`);

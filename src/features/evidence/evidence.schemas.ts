@@ -1,23 +1,13 @@
 import { Type } from 'typebox';
-import { OrgId, Timestamp } from '../../shared/schemas.js';
+import {
+  ControlId,
+  EvidenceTypeSchema,
+  InstantString,
+  OrgId,
+  PlainText,
+  Timestamp,
+} from '../../shared/schemas.js';
 import { EVIDENCE_TYPES } from '../../shared/vocabulary.js';
-import { ControlId } from '../controls/controls.schemas.js';
-
-/**
- * PostgreSQL text cannot hold NUL, and lone surrogates cannot be encoded or canonicalised: refuse both at
- * the edge instead of failing deeper down. (Ajv matches in Unicode mode, so paired surrogates pass.)
- */
-export const PlainText = (options: { minLength?: number; maxLength: number; description?: string }) =>
-  Type.String({ pattern: '^[^\\u0000\\uD800-\\uDFFF]*$', ...options });
-
-/** A calendar date (UTC midnight) or an RFC 3339 date-time; parsed and range-checked by `parseInstant`. */
-export const InstantString = (description: string) =>
-  Type.String({
-    pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}:\\d{2}))?$',
-    description: `${description} (ISO 8601 date or date-time; a date means 00:00 UTC)`,
-  });
-
-export const EvidenceTypeSchema = Type.Enum(EVIDENCE_TYPES, { description: EVIDENCE_TYPES.join(' | ') });
 
 export const EvidenceParams = Type.Object({ orgId: OrgId, controlId: ControlId });
 export const EvidenceItemParams = Type.Object({

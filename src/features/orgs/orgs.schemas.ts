@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Identifier, Nullable, Timestamp } from '../../shared/schemas.js';
+import { CountsSchema, Identifier, Nullable, Timestamp } from '../../shared/schemas.js';
 
 export const CreateOrgBody = Type.Object(
   {
@@ -8,13 +8,6 @@ export const CreateOrgBody = Type.Object(
   },
   { additionalProperties: false },
 );
-
-export const CountsSchema = Type.Object({
-  implemented: Type.Integer(),
-  inProgress: Type.Integer(),
-  notStarted: Type.Integer(),
-  notApplicable: Type.Integer(),
-});
 
 export const OrgSchema = Type.Object({
   orgId: Type.String(),

@@ -1,17 +1,22 @@
 import { Type } from 'typebox';
-import { Nullable, OrgId, Timestamp } from '../../shared/schemas.js';
+import {
+  ControlStatusSchema,
+  CountsSchema,
+  EvidenceRefSchema,
+  InstantString,
+  IntervalSchema,
+  Nullable,
+  OrgId,
+  PlainText,
+  Timestamp,
+} from '../../shared/schemas.js';
 import { ASSESSMENT_SOURCES } from '../../shared/vocabulary.js';
-import { IntervalSchema } from '../compliance/compliance.schemas.js';
-import { ControlStatusSchema, EvidenceRefSchema } from '../controls/controls.schemas.js';
 import { JustificationSchema } from '../cte/cte.schemas.js';
 import {
   EvidenceItemParams as ControlEvidenceItemParams,
   EvidenceListSchema as ControlEvidenceListSchema,
   EvidenceSchema as ControlEvidenceSchema,
-  InstantString,
-  PlainText,
 } from '../evidence/evidence.schemas.js';
-import { CountsSchema } from '../orgs/orgs.schemas.js';
 
 const FrameworkId = Type.String({
   minLength: 1,

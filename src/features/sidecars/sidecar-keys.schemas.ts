@@ -1,7 +1,5 @@
 import { Type } from 'typebox';
-import { Identifier, Nullable, OrgId, Timestamp } from '../../shared/schemas.js';
-
-export const SidecarKeyId = Identifier('Sidecar key id, named in each L2 signature');
+import { Identifier, Nullable, OrgId, SidecarKeyId, Timestamp } from '../../shared/schemas.js';
 
 export const RegisterSidecarKeyBody = Type.Object(
   {

@@ -8,7 +8,7 @@ import type {
   SnapshotView,
 } from '../../../features/compliance/snapshots.service.js';
 import type { FrameworkComplianceSchema } from '../../../features/requirements/requirements.schemas.js';
-import { INTERVALS } from '../../../platform/time.js';
+import { INTERVALS } from '../../../shared/vocabulary.js';
 import type { Cli } from '../cli.js';
 import { describe, print } from '../output.js';
 import type { TableData } from '../ui/plain-table.js';
