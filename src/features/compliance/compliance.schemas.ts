@@ -9,7 +9,6 @@ import {
   PlainText,
   Timestamp,
 } from '../../shared/schemas.js';
-import { INTERVALS } from '../../shared/vocabulary.js';
 
 const Score = Type.Union([Type.Number(), Type.Null()], {
   description: '100 × (implemented + 0.5 × in_progress) / applicable, one decimal; null when none applies',

@@ -7,7 +7,6 @@ import {
   OrgId,
   Timestamp,
 } from '../../shared/schemas.js';
-import { REQUIREMENT_STATUSES } from '../../shared/vocabulary.js';
 
 export const DomainSchema = Type.String({
   pattern: '^A\\.[0-9]{1,2}$',

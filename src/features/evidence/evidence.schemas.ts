@@ -7,7 +7,6 @@ import {
   PlainText,
   Timestamp,
 } from '../../shared/schemas.js';
-import { EVIDENCE_TYPES } from '../../shared/vocabulary.js';
 
 export const EvidenceParams = Type.Object({ orgId: OrgId, controlId: ControlId });
 export const EvidenceItemParams = Type.Object({
