@@ -14,6 +14,7 @@ const FEATURE_ORDER = [
   'ai-systems',
   'attestations',
   'cte',
+  'scores',
   'compliance',
   'requirements',
   'exports',

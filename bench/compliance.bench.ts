@@ -5,17 +5,18 @@
  * DESIGN.md target: GET .../compliance ≥ 50 % of the bare route; every list O(page).
  */
 
-import { complianceHistory } from '../src/features/compliance/history.service.js';
-import { rollupOrgs } from '../src/features/compliance/rollup.service.js';
 import { seedControlLibrary } from '../src/features/controls/library.seed.js';
 import { insertEvidence, type NewEvidence } from '../src/features/evidence/evidence.store.js';
 import { createOrg } from '../src/features/orgs/orgs.service.js';
+import { scoreHistory } from '../src/features/scores/history.service.js';
+import { rollupOrgs } from '../src/features/scores/rollup.service.js';
 import { loadConfig } from '../src/platform/config.js';
 import { type Database, type Em, openDatabase } from '../src/platform/db/database.js';
 import {
   REQUIREMENT_STATUSES as CONTROL_STATUSES,
   type RequirementStatus as ControlStatus,
   EVIDENCE_TYPES,
+  ISO_42001,
 } from '../src/shared/vocabulary.js';
 import { ADMIN_KEY, createBenchDatabase, load, startBareRoute, startDaemon } from './support.js';
 
@@ -136,11 +137,11 @@ const yearQuery = {
   to: new Date(now).toISOString(),
   interval: 'daily' as const,
 };
-const fromLog = await median(() => complianceHistory(db.em(), ORG, yearQuery), 11);
+const fromLog = await median(() => scoreHistory(db.em(), ORG, ISO_42001, yearQuery), 11);
 begin = performance.now();
 const rolled = await rollupOrgs(db.em(), {});
 console.log(`roll-up job: ${rolled.days} days in ${(performance.now() - begin).toFixed(0)} ms`);
-const fromRollups = await median(() => complianceHistory(db.em(), ORG, yearQuery), 11);
+const fromRollups = await median(() => scoreHistory(db.em(), ORG, ISO_42001, yearQuery), 11);
 console.log(
   `daily history over a year, one request in-process (median of 11): ${fromLog.toFixed(1)} ms from the change ` +
     `log alone, ${fromRollups.toFixed(1)} ms from roll-ups + today's changes`,

@@ -1,6 +1,6 @@
-import { complianceRollupJob } from './features/compliance/rollup.job.js';
 import { cteEmbeddingsJob } from './features/cte/search/embeddings.job.js';
 import { exportJob } from './features/exports/export.job.js';
+import { complianceRollupJob } from './features/scores/rollup.job.js';
 import type { JobDefinition } from './platform/jobs/jobs.js';
 
 /** Every kind of background work; `comply worker` serves each of them. Features append theirs here. */

@@ -6,11 +6,17 @@ import { type ControlState, countStates } from './score.js';
 /**
  * Past states are rebuilt exactly by walking the change log backwards from the current state: each
  * change carries the value it replaced. The walk only reads changes after the earliest instant asked for.
- * States are keyed by `requirementKey(frameworkId, requirementId)`.
+ * States are keyed by `stateKey(frameworkId, requirementId)`.
  */
 
 export const stateKey = (frameworkId: string, requirementId: string) =>
   `${frameworkId}\u001f${requirementId}`;
+
+/** The framework and requirement a `stateKey` names. */
+export function splitStateKey(key: string): { frameworkId: string; requirementId: string } {
+  const separator = key.indexOf('\u001f');
+  return { frameworkId: key.slice(0, separator), requirementId: key.slice(separator + 1) };
+}
 
 /** Undoes one change on the states it applies to. */
 export function revert(states: Map<string, ControlState>, change: LoggedChange): void {

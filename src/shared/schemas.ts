@@ -83,3 +83,7 @@ export const IntervalSchema = Type.Enum(INTERVALS, {
 });
 
 export const SidecarKeyId = Identifier('Sidecar key id, named in each L2 signature');
+
+export const Score = Type.Union([Type.Number(), Type.Null()], {
+  description: '100 × (implemented + 0.5 × in_progress) / applicable, one decimal; null when none applies',
+});

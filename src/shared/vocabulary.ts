@@ -11,13 +11,21 @@ export type RequirementStatus = (typeof REQUIREMENT_STATUSES)[number];
 export const ASSESSMENT_SOURCES = ['direct', 'inferred', 'none'] as const;
 export type AssessmentSource = (typeof ASSESSMENT_SOURCES)[number];
 
+/** What the crosswalk gives a requirement: all of it, part of it, or nothing. */
+export const COVERAGE_STATUSES = ['covered', 'partial', 'uncovered'] as const;
+export type CoverageStatus = (typeof COVERAGE_STATUSES)[number];
+
 export const EVIDENCE_TYPES = ['attestation', 'document', 'link'] as const;
 export type EvidenceType = (typeof EVIDENCE_TYPES)[number];
 
 export const GAP_PRIORITIES = ['critical', 'important', 'minor'] as const;
 export type GapPriority = (typeof GAP_PRIORITIES)[number];
 
-/** The framework whose requirements are the ISO/IEC 42001 Annex A controls of `/orgs/{orgId}/controls`. */
+/**
+ * ISO/IEC 42001 Annex A: the controls of `/orgs/{orgId}/controls`, the framework whose every requirement keeps
+ * a record, and the base from which the crosswalk propagates coverage.
+ */
 export const ISO_42001 = 'iso-42001';
 
+/** The periods a score history is measured in. */
 export const INTERVALS = ['daily', 'weekly', 'monthly'] as const;

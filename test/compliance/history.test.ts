@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { rollupJobId } from '../../src/features/compliance/rollup.job.js';
-import { rollupOrgs } from '../../src/features/compliance/rollup.service.js';
+import { rollupJobId } from '../../src/features/scores/rollup.job.js';
+import { rollupOrgs } from '../../src/features/scores/rollup.service.js';
 import { BullmqJobRunner } from '../../src/platform/jobs/bullmq.runner.js';
 import { createTestApp, dbKinds, REDIS_TEST_URL, type TestApp } from '../support/app.js';
 

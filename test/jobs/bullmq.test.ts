@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { complianceRollupJob } from '../../src/features/compliance/rollup.job.js';
+import { complianceRollupJob } from '../../src/features/scores/rollup.job.js';
 import { BullmqJobRunner } from '../../src/platform/jobs/bullmq.runner.js';
 import { startBullmqWorkers, type WorkerPool } from '../../src/platform/jobs/bullmq.worker.js';
 import type { JobDefinition } from '../../src/platform/jobs/jobs.js';

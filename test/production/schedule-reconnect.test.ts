@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { Queue } from 'bullmq';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { complianceRollupJob, scheduleComplianceRollup } from '../../src/features/compliance/rollup.job.js';
+import { complianceRollupJob, scheduleComplianceRollup } from '../../src/features/scores/rollup.job.js';
 import { BullmqJobRunner } from '../../src/platform/jobs/bullmq.runner.js';
 import { openTestDatabase, type TestDatabase } from '../support/app.js';
 import { freePort } from '../support/free-port.js';

@@ -627,10 +627,8 @@ describe.each(dbKinds)('propagation of every framework’s records on %s', (kind
       expect((await a.compliance('eu-ai-act')).counts).toEqual(counts(0, 3, 57));
     });
 
-    // BUG (requirements.service.ts frameworkHistory): the history replays the change log with
-    // `evidenceExpired: false` for every record (readStatesAndChanges), so its current point counts A.6.2.8
-    // as implemented and gives Art. 12, 19 and 26(6) implemented, while the current score of the same
-    // framework at the same instant (analysisOf → loadOrgState) counts them in progress.
+    // The replayed history must take its current point from the live analysis: the change log knows nothing
+    // of evidence expiry, so a replay alone would count A.6.2.8 (whose evidence expired) as implemented.
     it('gives the same counts in the current history point as in the current score', async () => {
       const score = await a.compliance('eu-ai-act');
       const res = await a.call('GET', `${a.base}/frameworks/eu-ai-act/compliance/history?interval=daily`);

@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import * as z from 'zod';
 import type { AiSystemListSchema } from '../../features/ai-systems/ai-systems.schemas.js';
 import type { AttestationListSchema, EpochSchema } from '../../features/attestations/attestations.schemas.js';
-import type { HistorySchema, SnapshotListSchema } from '../../features/compliance/compliance.schemas.js';
+import type { SnapshotListSchema } from '../../features/compliance/compliance.schemas.js';
 import type {
   ConflictListSchema,
   GapReportSchema,
@@ -16,6 +16,7 @@ import type {
   RequirementItemSchema,
   RequirementListSchema,
 } from '../../features/requirements/requirements.schemas.js';
+import type { HistorySchema } from '../../features/scores/scores.schemas.js';
 import {
   ASSESSMENT_SOURCES,
   GAP_PRIORITIES,

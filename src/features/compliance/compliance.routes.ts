@@ -2,14 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { sendSerialized } from '../../platform/cache/org-read-cache.js';
 import { whenReady } from '../../platform/ready.js';
-import { utcDay } from '../../platform/time.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
+import { ISO_42001 } from '../../shared/vocabulary.js';
 import { principalOf } from '../auth/auth.plugin.js';
 import { requireOrg } from '../orgs/orgs.service.js';
+import { ScoreHistory } from '../scores/history.service.js';
+import { HistoryQuery, HistorySchema } from '../scores/scores.schemas.js';
 import {
   ComplianceSchema,
-  HistoryQuery,
-  HistorySchema,
   SnapshotBody,
   SnapshotListQuery,
   SnapshotListSchema,
@@ -18,25 +18,10 @@ import {
   SnapshotVerificationSchema,
 } from './compliance.schemas.js';
 import { currentCompliance } from './compliance.service.js';
-import { complianceHistory } from './history.service.js';
-import { complianceRollupJob, rollupJobId } from './rollup.job.js';
 import { createSnapshot, getSnapshot, listSnapshots, verifySnapshot } from './snapshots.service.js';
 
-/** At most one on-demand roll-up request per org in this interval; the schedule covers the rest. */
-const ROLLUP_REQUEST_INTERVAL_MS = 60_000;
-
 export const complianceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const rollupRequestedAt = new Map<string, number>();
-
-  /** Never awaited by the request: a queue that is down costs the read nothing. */
-  const requestRollup = (orgId: string) => {
-    const now = Date.now();
-    if (now - (rollupRequestedAt.get(orgId) ?? 0) < ROLLUP_REQUEST_INTERVAL_MS) return;
-    rollupRequestedAt.set(orgId, now);
-    ctx.jobs
-      .enqueue(complianceRollupJob, { orgId }, { jobId: rollupJobId(orgId, utcDay(new Date(now))) })
-      .catch((error) => ctx.log.warn({ err: error, orgId }, 'could not queue the compliance roll-up'));
-  };
+  const scoreHistory = new ScoreHistory(ctx.jobs, ctx.log);
 
   app.get(
     '/orgs/:orgId/compliance',
@@ -80,9 +65,7 @@ export const complianceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     async (request) => {
       const em = ctx.db.em();
       await requireOrg(em, request.params.orgId);
-      const { history, rollupsBehind } = await complianceHistory(em, request.params.orgId, request.query);
-      if (rollupsBehind) requestRollup(request.params.orgId);
-      return history;
+      return scoreHistory.read(em, request.params.orgId, ISO_42001, request.query);
     },
   );
 

@@ -3,24 +3,12 @@ import {
   ControlStatusSchema,
   CountsSchema,
   EvidenceTypeSchema,
-  InstantString,
-  IntervalSchema,
   OrgId,
   PlainText,
+  Score,
   Timestamp,
 } from '../../shared/schemas.js';
-
-const Score = Type.Union([Type.Number(), Type.Null()], {
-  description: '100 × (implemented + 0.5 × in_progress) / applicable, one decimal; null when none applies',
-});
-
-export const DomainScoreSchema = Type.Object({
-  domain: Type.String(),
-  domainTitle: Type.String(),
-  score: Score,
-  controlCount: Type.Integer(),
-  counts: CountsSchema,
-});
+import { DomainScoreSchema } from '../scores/scores.schemas.js';
 
 export const ComplianceSchema = Type.Object({
   orgId: Type.String(),
@@ -28,33 +16,6 @@ export const ComplianceSchema = Type.Object({
   counts: CountsSchema,
   byDomain: Type.Array(DomainScoreSchema),
   computedAt: Timestamp,
-});
-
-export const HistoryQuery = Type.Object({
-  from: Type.Optional(InstantString('Start; default 29 days before today (UTC)')),
-  to: Type.Optional(InstantString('End; default now')),
-  interval: Type.Optional(IntervalSchema),
-});
-
-export const HistoryPointSchema = Type.Object({
-  periodStart: Timestamp,
-  periodEnd: Timestamp,
-  asOf: Timestamp,
-  score: Score,
-  counts: CountsSchema,
-});
-
-export const HistorySchema = Type.Object({
-  orgId: Type.String(),
-  interval: IntervalSchema,
-  from: Timestamp,
-  to: Timestamp,
-  points: Type.Array(HistoryPointSchema, {
-    description:
-      'One point per period, oldest first: the state as of `asOf`, which is the exclusive `periodEnd` for ' +
-      'finished periods and now for the current one. Periods before the organization existed have ' +
-      'zero counts and a null score.',
-  }),
 });
 
 export const SnapshotBody = Type.Object(

@@ -1,56 +1,41 @@
+/**
+ * The ISO/IEC 42001 score of `GET /orgs/{orgId}/compliance` and of snapshots: the one score rule
+ * (records/score.ts) over the org's Annex A records, in library order. Every ISO 42001 control keeps a
+ * record, so this is the same score as the framework view's for `iso-42001`, read without the crosswalk.
+ */
 import type { Static } from 'typebox';
 import type { Em } from '../../platform/db/database.js';
 import { readRecordStates } from '../../records/records.store.js';
-import { countStates, scoreOf } from '../../records/score.js';
-import { ISO_42001, type RequirementStatus } from '../../shared/vocabulary.js';
-import { withLibraryControls } from '../controls/library.seed.js';
-import type { ComplianceSchema, DomainScoreSchema } from './compliance.schemas.js';
+import { type ControlState, countStates, scoreByDomain, scoreOf } from '../../records/score.js';
+import { ISO_42001 } from '../../shared/vocabulary.js';
+import { controlLibrary, withLibraryControls } from '../controls/library.seed.js';
+import type { ComplianceSchema } from './compliance.schemas.js';
 
 export type ComplianceView = Static<typeof ComplianceSchema>;
-export type DomainScore = Static<typeof DomainScoreSchema>;
-
-export interface DomainControlState {
-  domain: string;
-  domainTitle: string;
-  status: RequirementStatus | null;
-  applicable: boolean | null;
-}
-
-/** Scores per domain, in library order (the rows must come in that order). */
-export function scoreByDomain(rows: DomainControlState[]): DomainScore[] {
-  const domains = new Map<string, { title: string; states: DomainControlState[] }>();
-  for (const row of rows) {
-    const entry = domains.get(row.domain) ?? { title: row.domainTitle, states: [] };
-    entry.states.push(row);
-    domains.set(row.domain, entry);
-  }
-  return [...domains].map(([domain, { title, states }]) => {
-    const counts = countStates(states);
-    return { domain, domainTitle: title, score: scoreOf(counts), controlCount: states.length, counts };
-  });
-}
 
 /** ISO/IEC 42001 control states with their Annex A domains, in library order. */
 export function isoDomainStates(
-  states: readonly { requirementId: string; status: RequirementStatus | null; applicable: boolean | null }[],
-): DomainControlState[] {
-  return withLibraryControls(states).map(({ domain, domainTitle, record }) => ({
+  states: readonly ({ requirementId: string } & ControlState)[],
+): (ControlState & { domain: string })[] {
+  return withLibraryControls(states).map(({ domain, record }) => ({
     domain,
-    domainTitle,
     status: record.status,
     applicable: record.applicable,
   }));
 }
 
+/** Overall and per-domain scores of ISO/IEC 42001 control states. */
+export function isoScores(states: readonly ({ requirementId: string } & ControlState)[]) {
+  const rows = isoDomainStates(states);
+  const counts = countStates(rows);
+  return { score: scoreOf(counts), counts, byDomain: scoreByDomain(controlLibrary().domains, rows) };
+}
+
 /** The current score of an org: overall and per Annex A domain. */
 export async function currentCompliance(em: Em, orgId: string, now = new Date()): Promise<ComplianceView> {
-  const rows = isoDomainStates(await readRecordStates(em, orgId, { frameworkId: ISO_42001 }));
-  const counts = countStates(rows);
   return {
     orgId,
-    score: scoreOf(counts),
-    counts,
-    byDomain: scoreByDomain(rows),
+    ...isoScores(await readRecordStates(em, orgId, { frameworkId: ISO_42001 })),
     computedAt: now.toISOString(),
   };
 }

@@ -5,7 +5,7 @@ import type { Static } from 'typebox';
 import type { Em } from '../../platform/db/database.js';
 import { conflict, resourceNotFound } from '../../platform/errors.js';
 import { isExpired, type RecordRow, readRecords } from '../../records/records.store.js';
-import { countStates, type ScoreCounts, scoreOf } from '../../records/score.js';
+import type { ScoreCounts } from '../../records/score.js';
 import { stateKey } from '../../records/state-log.js';
 import { type EvidenceType, ISO_42001 } from '../../shared/vocabulary.js';
 import { controlJudgement, withLibraryControls } from '../controls/library.seed.js';
@@ -16,7 +16,7 @@ import type {
   SnapshotSummarySchema,
   SnapshotVerificationSchema,
 } from './compliance.schemas.js';
-import { isoDomainStates, scoreByDomain } from './compliance.service.js';
+import { isoScores } from './compliance.service.js';
 
 export type SnapshotView = Static<typeof SnapshotSchema>;
 export type SnapshotSummary = Static<typeof SnapshotSummarySchema>;
@@ -79,7 +79,6 @@ async function captureRecords(tx: Em, orgId: string, at: Date) {
   const evidenceOf = (record: RecordRow) =>
     byRecord.get(stateKey(record.frameworkId, record.requirementId)) ?? [];
   const iso42001 = records.filter((record) => record.frameworkId === ISO_42001);
-  const rows = isoDomainStates(iso42001);
   const controls: SnapshotControl[] = withLibraryControls(iso42001).map(
     ({ controlId, domain, title, record }) => {
       const items = evidenceOf(record);
@@ -113,7 +112,7 @@ async function captureRecords(tx: Em, orgId: string, at: Date) {
     frameworks.set(record.frameworkId, list);
   }
   return {
-    rows,
+    scores: isoScores(iso42001),
     controls,
     frameworks: [...frameworks].map(([frameworkId, list]) => ({ frameworkId, records: list })),
   };
@@ -136,17 +135,14 @@ export async function createSnapshot(
   if (existing) throw labelTaken();
   return em.transactional(
     async (tx) => {
-      const { rows, controls, frameworks } = await captureRecords(tx, input.orgId, now);
-      const counts = countStates(rows);
+      const { scores, controls, frameworks } = await captureRecords(tx, input.orgId, now);
       const content: SnapshotContent = {
         snapshotId: randomUUID(),
         orgId: input.orgId,
         label: input.label,
         notes: input.notes ?? null,
         createdAt: now.toISOString(),
-        score: scoreOf(counts),
-        counts,
-        byDomain: scoreByDomain(rows),
+        ...scores,
         controls,
         frameworks,
       };
@@ -164,7 +160,7 @@ export async function createSnapshot(
           now,
           input.createdBy,
           content.score,
-          JSON.stringify(counts),
+          JSON.stringify(scores.counts),
           JSON.stringify(content),
           contentHash,
         ],

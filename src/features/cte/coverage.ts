@@ -7,9 +7,10 @@
  * a requirement whose mapped base controls are all excluded stays in `total` as uncovered (an exclusion is
  * not coverage) and is also counted in `excluded`, so that the organization can confirm it does not apply.
  */
+
+import type { CoverageStatus } from '../../shared/vocabulary.js';
 import {
   type CoverageResult,
-  type CoverageStatus,
   crosswalkGraph,
   fullyImplementedStrength,
   type GraphOptions,

@@ -43,8 +43,12 @@
  *   weaker links are too indirect to claim and count as `uncovered`.
  */
 
-import type { AssessmentSource, RequirementStatus } from '../../shared/vocabulary.js';
-import { ISO_42001 } from '../../shared/vocabulary.js';
+import {
+  type AssessmentSource,
+  type CoverageStatus,
+  ISO_42001,
+  type RequirementStatus,
+} from '../../shared/vocabulary.js';
 import type { LibraryEdge, Relationship, RequirementRef } from './framework.types.js';
 import { type FrameworkLibrary, requirementKey } from './library.js';
 
@@ -59,7 +63,6 @@ export interface OrgControlState {
 }
 /** An organization's direct records: framework id → requirement id → state. */
 export type DirectRecords = ReadonlyMap<string, ReadonlyMap<string, OrgControlState>>;
-export type CoverageStatus = 'covered' | 'partial' | 'uncovered';
 /** What a single hop gives. */
 export type Credit = 'full' | 'partial';
 /** What a control gives a requirement: through its path (`full`, `partial`) or as one of its mapped set. */

@@ -4,12 +4,12 @@ import { invalidField, resourceNotFound } from '../../platform/errors.js';
 import { readRecords } from '../../records/records.store.js';
 import { countStates, scoreOf } from '../../records/score.js';
 import { ISO_42001 } from '../../shared/vocabulary.js';
-import { complianceHistory } from '../compliance/history.service.js';
 import { getSnapshot, type SnapshotView } from '../compliance/snapshots.service.js';
 import { controlJudgement, controlLibrary, withLibraryControls } from '../controls/library.seed.js';
 import type { Framework } from '../cte/framework.types.js';
 import { currentLibrary, requireFramework } from '../cte/library.service.js';
 import { listRequirements } from '../requirements/requirements.service.js';
+import { scoreHistory } from '../scores/history.service.js';
 import type {
   EvidenceType,
   ExportAiSystem,
@@ -150,7 +150,7 @@ async function readHistory(em: Em, orgId: string, until?: Date): Promise<ExportH
   const query = until
     ? { from: new Date(until.getTime() - 29 * 86_400_000).toISOString(), to: until.toISOString() }
     : {};
-  const { history } = await complianceHistory(em, orgId, query);
+  const { history } = await scoreHistory(em, orgId, ISO_42001, query);
   return history.points.map((point) => ({ periodStart: point.periodStart, score: point.score }));
 }
 

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
-import { ISO_42001 } from '../../shared/vocabulary.js';
 import { principalOf } from '../auth/auth.plugin.js';
-import { HistorySchema } from '../compliance/compliance.schemas.js';
-import { complianceHistory } from '../compliance/history.service.js';
 import { heldLibrary } from '../cte/library.service.js';
 import { sendRecordReport, sendReport } from '../cte/report-cache.js';
 import { evidenceRoutesFor } from '../evidence/evidence.routes.js';
 import { requireOrg } from '../orgs/orgs.service.js';
+import { ScoreHistory } from '../scores/history.service.js';
+import { HistorySchema } from '../scores/scores.schemas.js';
+import { frameworkComplianceOf, orgFrameworksOf } from '../scores/scores.service.js';
 import {
   FrameworkComplianceSchema,
   FrameworkHistoryQuery,
@@ -25,10 +25,7 @@ import {
   RequirementStatusBody,
 } from './requirements.schemas.js';
 import {
-  frameworkComplianceOf,
-  frameworkHistory,
   getRequirement,
-  orgFrameworksOf,
   requirementsOf,
   requireRequirement,
   setRequirementApplicability,
@@ -41,6 +38,7 @@ const requirementPath = (orgId: string, frameworkId: string, requirementId: stri
   `/api/v1/orgs/${encodeURIComponent(orgId)}/frameworks/${encodeURIComponent(frameworkId)}/requirements/${encodeURIComponent(requirementId)}`;
 
 export const requirementRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const scoreHistory = new ScoreHistory(ctx.jobs, ctx.log);
   // Every route here names an org: check it once for all of them.
   app.addHook('preHandler', (request, _reply, done) => {
     const lookUp = requireOrg(ctx.db.em(), (request.params as { orgId: string }).orgId);
@@ -212,18 +210,15 @@ export const requirementRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         tags: [TAG],
         summary: 'The score history of one framework, rebuilt exactly from the change log',
         description:
-          'As `GET /orgs/{orgId}/compliance/history`. ISO/IEC 42001 reads its daily roll-ups; other frameworks replay the change log of every framework (inference depends on all of them) over the current crosswalk.',
+          'As `GET /orgs/{orgId}/compliance/history`, for any framework (the same engine answers both). ISO/IEC 42001 reads its daily roll-ups; other frameworks replay the change log of every framework (inference depends on all of them) over the current crosswalk.',
         params: OrgFrameworkParams,
         querystring: FrameworkHistoryQuery,
         response: { 200: HistorySchema, ...errorResponses },
       },
     },
     async (request) => {
-      const em = ctx.db.em();
       const { orgId, frameworkId } = request.params;
-      if (frameworkId !== ISO_42001) return frameworkHistory(em, orgId, frameworkId, request.query);
-      const { history } = await complianceHistory(em, orgId, request.query);
-      return history;
+      return scoreHistory.read(ctx.db.em(), orgId, frameworkId, request.query);
     },
   );
 

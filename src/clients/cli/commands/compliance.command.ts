@@ -1,13 +1,13 @@
 import { type Command, Option } from 'commander';
 import type { Static } from 'typebox';
 import type { ComplianceView } from '../../../features/compliance/compliance.service.js';
-import type { HistoryView } from '../../../features/compliance/history.service.js';
 import type {
   SnapshotSummary,
   SnapshotVerification,
   SnapshotView,
 } from '../../../features/compliance/snapshots.service.js';
 import type { FrameworkComplianceSchema } from '../../../features/requirements/requirements.schemas.js';
+import type { HistoryView } from '../../../features/scores/history.service.js';
 import { INTERVALS } from '../../../shared/vocabulary.js';
 import type { Cli } from '../cli.js';
 import { describe, print } from '../output.js';
