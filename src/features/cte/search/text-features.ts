@@ -2,8 +2,8 @@
  * Text features for the built-in embedder: light-stemmed words, character n-grams and concept tags from a
  * compliance thesaurus, so that "keep logs" meets "record-keeping" and "audit trail".
  */
-
-import { EVERYDAY_THESAURUS } from './everyday-thesaurus.js';
+import { readFileSync } from 'node:fs';
+import { DEFAULT_FIXTURES_DIR } from '../library.js';
 
 const STOPWORDS = new Set(
   (
@@ -100,241 +100,6 @@ export function words(text: string): string[] {
   return tokens(text).filter((word) => !STOPWORDS.has(word));
 }
 
-/**
- * Concept groups: any phrase of a group found in a text adds the group's concept feature. Phrases are
- * matched on stemmed words, so each is written in plain form.
- */
-export const COMPLIANCE_THESAURUS: Record<string, string[]> = {
-  logging: [
-    'log',
-    'logging',
-    'event log',
-    'record keeping',
-    'recording of events',
-    'record events',
-    'traceability',
-    'traceable',
-    'audit trail',
-    'audit log',
-  ],
-  retention: [
-    'retain',
-    'retention',
-    'keep for',
-    'kept for',
-    'storage limitation',
-    'store',
-    'archive',
-    'preserve',
-  ],
-  deletion: [
-    'delete',
-    'deletion',
-    'erase',
-    'erasure',
-    'forgotten',
-    'dispose',
-    'disposal',
-    'destroy',
-    'no longer needed',
-    'no longer necessary',
-  ],
-  bias: ['bias', 'biased', 'fairness', 'fair', 'discrimination', 'discriminatory', 'equity', 'demographic'],
-  oversight: [
-    'oversight',
-    'oversee',
-    'human in the loop',
-    'human intervention',
-    'human review',
-    'human control',
-    'override',
-    'supervise',
-  ],
-  incident: ['incident', 'breach', 'serious incident', 'malfunction', 'failure', 'disruption'],
-  notification: ['notify', 'notification', 'report', 'reporting', 'inform authority', 'communicate'],
-  authority: [
-    'authority',
-    'authorities',
-    'regulator',
-    'supervisory',
-    'market surveillance',
-    'ai office',
-    'competent',
-  ],
-  transparency: [
-    'transparency',
-    'transparent',
-    'disclose',
-    'disclosure',
-    'tell people',
-    'inform people',
-    'notice',
-  ],
-  explanation: [
-    'explanation',
-    'explain',
-    'explainability',
-    'explainable',
-    'interpretability',
-    'interpret',
-    'logic involved',
-  ],
-  'automated-decision': [
-    'automated decision',
-    'automated processing',
-    'profiling',
-    'solely automated',
-    'decision making',
-  ],
-  'impact-assessment': [
-    'impact assessment',
-    'dpia',
-    'fria',
-    'fundamental rights',
-    'assess impact',
-    'assessing impact',
-    'societal impact',
-  ],
-  documentation: [
-    'documentation',
-    'technical documentation',
-    'document',
-    'documented',
-    'annex iv',
-    'annex xi',
-  ],
-  // "training" of people; the training of models is told apart before (see normalizeText).
-  competence: [
-    'literacy',
-    'training',
-    'awareness',
-    'education',
-    'competence',
-    'skill',
-    'proficiency',
-    'untrained',
-  ],
-  supplier: [
-    'supplier',
-    'third party',
-    'vendor',
-    'outsourced',
-    'outsourcing',
-    'value chain',
-    'procurement',
-    'pre trained',
-  ],
-  monitoring: [
-    'monitor',
-    'monitoring',
-    'post market',
-    'post deployment',
-    'in production',
-    'after deployment',
-    'drift',
-  ],
-  security: ['security', 'cybersecurity', 'resilience', 'adversarial', 'attack', 'malware', 'vulnerability'],
-  robustness: [
-    'robustness',
-    'robust',
-    'accuracy',
-    'reliability',
-    'reliable',
-    'validity',
-    'valid',
-    'safe failure',
-  ],
-  'access-control': [
-    'access control',
-    'access right',
-    'authentication',
-    'login',
-    'identity',
-    'privileged access',
-    'least privilege',
-  ],
-  prohibited: [
-    'prohibited',
-    'prohibition',
-    'banned',
-    'ban',
-    'forbidden',
-    'social scoring',
-    'manipulative',
-    'subliminal',
-  ],
-  // "fines" stems to "fine"; a bare "fine" here would itself be read as "all right" (see normalizeText).
-  penalties: [
-    'fines',
-    'fined',
-    'penalty',
-    'penalties',
-    'sanction',
-    'non compliance',
-    'infringement',
-    'turnover',
-  ],
-  transfer: [
-    'transfer',
-    'third country',
-    'outside eu',
-    'outside union',
-    'international',
-    'adequacy',
-    'cross border',
-  ],
-  decommission: [
-    'decommission',
-    'decommissioning',
-    'retire',
-    'phase out',
-    'phasing out',
-    'switch off',
-    'deactivate',
-    'disengage',
-    'shut down',
-    'withdraw',
-    'recall',
-    'supersede',
-  ],
-  inventory: ['inventory', 'asset register', 'catalogue', 'list of asset'],
-  registration: ['register', 'registration', 'eu database'],
-  interaction: ['chatbot', 'interact', 'interaction', 'talking', 'conversational', 'dealing with ai'],
-  'synthetic-content': [
-    'deepfake',
-    'deep fake',
-    'synthetic',
-    'generated content',
-    'artificially generated',
-    'watermark',
-    'machine readable mark',
-    'manipulated',
-  ],
-  'data-quality': [
-    'data quality',
-    'representative',
-    'representativeness',
-    'completeness',
-    'provenance',
-    'lineage',
-    'origin of data',
-    'data preparation',
-  ],
-  'training-data': ['training data', 'training set', 'dataset', 'data set', 'validation data', 'test data'],
-  'personal-data': ['personal data', 'pii', 'personally identifiable', 'data subject', 'privacy'],
-  'special-category': [
-    'special category',
-    'sensitive data',
-    'biometric',
-    'health data',
-    'ethnic origin',
-    'sexual orientation',
-  ],
-  risk: ['risk management', 'risk assessment', 'risk treatment', 'risk tolerance', 'risk'],
-  policy: ['policy', 'policies', 'approved by management', 'top management'],
-  testing: ['test', 'testing', 'evaluation', 'evaluate', 'validation', 'verification', 'red teaming', 'tevv'],
-};
-
 interface ConceptPhrase {
   concept: string;
   sequence: string[];
@@ -368,10 +133,16 @@ function compileThesaurus(thesaurus: Record<string, string[]>): CompiledThesauru
   return compiled;
 }
 
-/** The compliance thesaurus with the everyday words of each concept merged in. */
+/**
+ * The compliance thesaurus with the everyday words of each concept merged in, read once from
+ * `fixtures/search-thesaurus.json` (written from `fixtures/build/search-thesaurus.content.ts`).
+ */
 export const SEARCH_THESAURUS: Record<string, string[]> = (() => {
+  const { compliance, everyday } = JSON.parse(
+    readFileSync(new URL('search-thesaurus.json', DEFAULT_FIXTURES_DIR), 'utf8'),
+  ) as Record<'compliance' | 'everyday', Record<string, string[]>>;
   const merged: Record<string, string[]> = {};
-  for (const source of [COMPLIANCE_THESAURUS, EVERYDAY_THESAURUS]) {
+  for (const source of [compliance, everyday]) {
     for (const [concept, phrases] of Object.entries(source))
       merged[concept] = [...(merged[concept] ?? []), ...phrases];
   }
