@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError, loadCliConfig } from '../../platform/config.js';
 import { DataDirLockedError } from '../../platform/db/lock.js';
 import { ApiError, ConnectionError } from '../api-client/client.js';
+import { errorText } from '../api-client/format.js';
 import { createCli, UsageError } from './cli.js';
 import { registerAssessCommand } from './commands/assess.command.js';
 import { registerAttestCommand } from './commands/attest.command.js';
@@ -71,11 +72,8 @@ export async function runCli(argv: string[]): Promise<void> {
     if (error instanceof CommanderError) {
       process.exit(error.exitCode === 0 ? EXIT.ok : EXIT.usage);
     }
-    if (error instanceof ApiError) {
-      const details = Object.keys(error.details).length ? ` ${JSON.stringify(error.details)}` : '';
-      fail(`${error.message} (${error.status} ${error.code})${details}`, EXIT.apiError);
-    }
-    if (error instanceof ConnectionError) fail(error.message, EXIT.unreachable);
+    if (error instanceof ApiError) fail(errorText(error), EXIT.apiError);
+    if (error instanceof ConnectionError) fail(errorText(error), EXIT.unreachable);
     if (error instanceof UsageError || error instanceof ConfigError) fail(error.message, EXIT.usage);
     if (error instanceof DataDirLockedError) fail(error.message, EXIT.apiError);
     throw error;

@@ -1,5 +1,4 @@
 import { type Command, Option } from 'commander';
-import type { Static } from 'typebox';
 import type { ComplianceView } from '../../../features/compliance/compliance.service.js';
 import type { HistoryView } from '../../../features/compliance/history.service.js';
 import type {
@@ -7,18 +6,14 @@ import type {
   SnapshotVerification,
   SnapshotView,
 } from '../../../features/compliance/snapshots.service.js';
-import type { FrameworkComplianceSchema } from '../../../features/requirements/requirements.schemas.js';
 import { INTERVALS } from '../../../platform/time.js';
+import { score as percent } from '../../api-client/format.js';
+import { compliancePath, frameworkPath, snapshotPath } from '../../api-client/paths.js';
+import type { FrameworkCompliance } from '../../api-client/types.js';
 import type { Cli } from '../cli.js';
 import { describe, print } from '../output.js';
 import type { TableData } from '../ui/plain-table.js';
 import { sparkline } from '../ui/sparkline.js';
-import { frameworkPath } from '../views/requirement-view.js';
-
-const orgPath = (org: string) => `/orgs/${encodeURIComponent(org)}`;
-const percent = (score: number | null) => (score === null ? 'n/a' : `${score}%`);
-
-type FrameworkCompliance = Static<typeof FrameworkComplianceSchema>;
 
 /** "▁▂▃▅ 9.5%": the trend, then where it ends. */
 function trend(history: HistoryView): string {
@@ -105,12 +100,12 @@ Example:
       const client = cli.client(command);
       const org = cli.org(command);
       const json = cli.json(command);
-      const score = await client.get<ComplianceView>(`${orgPath(org)}/compliance`);
+      const score = await client.get<ComplianceView>(compliancePath(org));
       if (json) {
         await print({ json }, { data: score });
         return;
       }
-      const history = await client.get<HistoryView>(`${orgPath(org)}/compliance/history`);
+      const history = await client.get<HistoryView>(compliancePath(org, '/history'));
       await print(
         { json },
         {
@@ -150,7 +145,7 @@ Example:
           .client(command)
           .get<HistoryView>(
             framework === undefined
-              ? `${orgPath(org)}/compliance/history`
+              ? compliancePath(org, '/history')
               : frameworkPath(org, framework, '/compliance/history'),
             query,
           );
@@ -184,7 +179,7 @@ Example:
     .action(async (label: string, options: { notes?: string }, command: Command) => {
       const created = await cli
         .client(command)
-        .post<SnapshotView>(`${orgPath(cli.org(command))}/compliance/snapshot`, {
+        .post<SnapshotView>(compliancePath(cli.org(command), '/snapshot'), {
           label,
           notes: options.notes,
         });
@@ -210,12 +205,9 @@ Example:
     .action(async (_options, command: Command) => {
       const result = await cli
         .client(command)
-        .get<{ snapshots: SnapshotSummary[]; total: number }>(
-          `${orgPath(cli.org(command))}/compliance/snapshots`,
-          {
-            limit: 200,
-          },
-        );
+        .get<{ snapshots: SnapshotSummary[]; total: number }>(snapshotPath(cli.org(command)), {
+          limit: 200,
+        });
       await print(
         { json: cli.json(command) },
         {
@@ -233,7 +225,7 @@ Example:
     .description('one snapshot: its summary, hash check and every control')
     .action(async (snapshotId: string, _options, command: Command) => {
       const client = cli.client(command);
-      const path = `${orgPath(cli.org(command))}/compliance/snapshots/${encodeURIComponent(snapshotId)}`;
+      const path = snapshotPath(cli.org(command), snapshotId);
       const shown = await client.get<SnapshotView>(path);
       if (cli.json(command)) {
         await print({ json: true }, { data: shown });
@@ -274,9 +266,7 @@ Example:
     .action(async (snapshotId: string, _options, command: Command) => {
       const check = await cli
         .client(command)
-        .get<SnapshotVerification>(
-          `${orgPath(cli.org(command))}/compliance/snapshots/${encodeURIComponent(snapshotId)}/verify`,
-        );
+        .get<SnapshotVerification>(snapshotPath(cli.org(command), snapshotId, '/verify'));
       await print(
         { json: cli.json(command) },
         {

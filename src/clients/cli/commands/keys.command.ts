@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { SCOPES, type Scope } from '../../../features/auth/scopes.js';
 import { loadConfig } from '../../../platform/config.js';
+import { apiKeyPath } from '../../api-client/paths.js';
 import { type Cli, csv, UsageError } from '../cli.js';
 import { describe, print } from '../output.js';
 
@@ -67,12 +68,10 @@ export function registerKeyCommands(program: Command, cli: Cli): void {
           }
           return;
         }
-        const key = await cli
-          .client(command)
-          .post<Key>(`/orgs/${encodeURIComponent(cli.org(command))}/keys`, {
-            scopes: parseScopes(options.scopes),
-            name: options.name,
-          });
+        const key = await cli.client(command).post<Key>(apiKeyPath(cli.org(command)), {
+          scopes: parseScopes(options.scopes),
+          name: options.name,
+        });
         await showCreated(json, key);
       },
     );
@@ -81,9 +80,7 @@ export function registerKeyCommands(program: Command, cli: Cli): void {
     .command('list')
     .description("list an org's keys (never their secrets)")
     .action(async (_options, command: Command) => {
-      const result = await cli
-        .client(command)
-        .get<{ keys: Key[] }>(`/orgs/${encodeURIComponent(cli.org(command))}/keys`);
+      const result = await cli.client(command).get<{ keys: Key[] }>(apiKeyPath(cli.org(command)));
       await print(
         { json: cli.json(command) },
         {
@@ -106,9 +103,7 @@ export function registerKeyCommands(program: Command, cli: Cli): void {
     .command('revoke <keyId>')
     .description('revoke a key; requests with it are refused from then on')
     .action(async (keyId: string, _options, command: Command) => {
-      await cli
-        .client(command)
-        .delete(`/orgs/${encodeURIComponent(cli.org(command))}/keys/${encodeURIComponent(keyId)}`);
+      await cli.client(command).delete(apiKeyPath(cli.org(command), keyId));
       await print({ json: cli.json(command) }, { data: { keyId, revoked: true }, text: `Revoked ${keyId}` });
     });
 }
