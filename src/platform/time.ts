@@ -2,8 +2,7 @@ import { badRequest } from './errors.js';
 
 /** UTC calendar arithmetic for history periods: days, ISO weeks (Monday to Sunday) and months. */
 
-export const INTERVALS = ['daily', 'weekly', 'monthly'] as const;
-export type Interval = (typeof INTERVALS)[number];
+import type { Interval } from '../shared/vocabulary.js';
 
 export const DAY_MS = 86_400_000;
 

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { OrgId, Timestamp } from '../../shared/schemas.js';
+import { LIFECYCLE_STAGES, RISK_LEVELS } from '../../shared/vocabulary.js';
 import { PlainText } from '../evidence/evidence.schemas.js';
-import { LIFECYCLE_STAGES, RISK_LEVELS } from './ai-system.js';
 
 export const RiskLevelSchema = Type.Enum(RISK_LEVELS, {
   description: 'EU AI Act risk tier: minimal | limited | high | unacceptable',

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { INTERVALS } from '../../platform/time.js';
 import { OrgId, Timestamp } from '../../shared/schemas.js';
+import { INTERVALS } from '../../shared/vocabulary.js';
 import { ControlStatusSchema } from '../controls/controls.schemas.js';
 import { EvidenceTypeSchema, InstantString, PlainText } from '../evidence/evidence.schemas.js';
 import { CountsSchema } from '../orgs/orgs.schemas.js';

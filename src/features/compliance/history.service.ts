@@ -1,17 +1,11 @@
 import type { Static } from 'typebox';
 import type { Em } from '../../platform/db/database.js';
 import { badRequest, resourceNotFound } from '../../platform/errors.js';
-import {
-  DAY_MS,
-  type Interval,
-  parseInstant,
-  periodsBetween,
-  startOfUtcDay,
-  utcDay,
-} from '../../platform/time.js';
+import { DAY_MS, parseInstant, periodsBetween, startOfUtcDay, utcDay } from '../../platform/time.js';
 import { readStatesAndChanges } from '../../records/records.store.js';
 import { type ControlState, type ScoreCounts, scoreOf } from '../../records/score.js';
 import { countsAtBounds, stateKey } from '../../records/state-log.js';
+import type { Interval } from '../../shared/vocabulary.js';
 import { ISO_42001 } from '../../shared/vocabulary.js';
 import type { HistorySchema } from './compliance.schemas.js';
 import { lastRollableDay } from './rollup.service.js';

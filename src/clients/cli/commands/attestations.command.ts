@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
-import type { AttestationRecord } from '../../../features/attestations/attestation-content.js';
 import type { AttestationPage } from '../../../features/attestations/attestations.query.js';
 import type { EpochSummary } from '../../../features/attestations/epochs.service.js';
+import type { AttestationRecord } from '../../../shared/attestation-content.js';
 import { attestationPath, epochPath } from '../../api-client/paths.js';
 import { type Cli, parseInteger } from '../cli.js';
 import { describe, print } from '../output.js';

@@ -6,7 +6,7 @@ import type {
   SnapshotVerification,
   SnapshotView,
 } from '../../../features/compliance/snapshots.service.js';
-import { INTERVALS } from '../../../platform/time.js';
+import { INTERVALS } from '../../../shared/vocabulary.js';
 import { score as percent } from '../../api-client/format.js';
 import { compliancePath, frameworkPath, snapshotPath } from '../../api-client/paths.js';
 import type { FrameworkCompliance } from '../../api-client/types.js';

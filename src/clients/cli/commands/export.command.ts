@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
-import { SOA_FORMATS } from '../../../features/exports/soa/soa.types.js';
+import { SOA_FORMATS } from '../../../shared/vocabulary.js';
 import type { Query, RawResponse } from '../../api-client/client.js';
 import { exportPath } from '../../api-client/paths.js';
 import { type Cli, UsageError } from '../cli.js';

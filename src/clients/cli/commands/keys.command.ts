@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { SCOPES, type Scope } from '../../../features/auth/scopes.js';
-import { loadConfig } from '../../../platform/config.js';
+import { SCOPES, type Scope } from '../../../shared/vocabulary.js';
 import { apiKeyPath } from '../../api-client/paths.js';
 import { type Cli, csv, UsageError } from '../cli.js';
 import { describe, print } from '../output.js';
@@ -53,19 +52,9 @@ export function registerKeyCommands(program: Command, cli: Cli): void {
         const json = cli.json(command);
         if (options.admin || options.direct) {
           if (!(options.admin && options.direct)) throw new UsageError('--admin and --direct go together');
-          const { openDatabase } = await import('../../../platform/db/database.js');
-          const { createKey } = await import('../../../features/auth/keys.service.js');
-          const db = await openDatabase(loadConfig());
-          try {
-            const key = await createKey(db.em(), {
-              orgId: null,
-              scopes: ['admin'],
-              name: options.name ?? 'recovery',
-            });
-            await showCreated(json, { ...key, createdAt: key.createdAt.toISOString() });
-          } finally {
-            await db.close();
-          }
+          // Loaded on demand: only this recovery path opens the database itself.
+          const { createRecoveryKey } = await import('../daemon/recovery-key.js');
+          await showCreated(json, await createRecoveryKey(options.name ?? 'recovery'));
           return;
         }
         const key = await cli.client(command).post<Key>(apiKeyPath(cli.org(command)), {

@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
-import { LIFECYCLE_STAGES, RISK_LEVELS } from '../../../features/ai-systems/ai-system.js';
 import type { AiSystemView } from '../../../features/ai-systems/ai-systems.service.js';
+import { LIFECYCLE_STAGES, RISK_LEVELS } from '../../../shared/vocabulary.js';
 import { aiSystemPath } from '../../api-client/paths.js';
 import { type Cli, UsageError } from '../cli.js';
 import { describe, print } from '../output.js';
