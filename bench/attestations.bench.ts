@@ -24,7 +24,7 @@ import canonicalize from 'canonicalize';
 import Fastify from 'fastify';
 import pg from 'pg';
 import sodium from 'sodium-native';
-import { buildAttestation, signAttestation } from '../src/features/attestations/client.js';
+import { buildAttestation, signAttestation } from '../src/clients/sidecar/client.js';
 import { freePort } from '../test/support/free-port.js';
 import { cpuSeconds, ROOT } from './support.js';
 

@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { buildAttestation, signAttestation } from '../src/features/attestations/client.js';
+import { buildAttestation, signAttestation } from '../src/clients/sidecar/client.js';
 import { freePort } from '../test/support/free-port.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
-import { buildAttestation } from '../src/features/attestations/client.js';
+import { buildAttestation } from '../src/clients/sidecar/client.js';
 import { importCatalog } from '../src/features/cte/frameworks.service.js';
 import { insertEvidence, type NewEvidence } from '../src/features/evidence/evidence.store.js';
 import { loadConfig } from '../src/platform/config.js';

@@ -1,9 +1,8 @@
-import type { INTERVALS } from '../shared/vocabulary.js';
 import { badRequest } from './errors.js';
 
 /** UTC calendar arithmetic for history periods: days, ISO weeks (Monday to Sunday) and months. */
 
-export type Interval = (typeof INTERVALS)[number];
+import type { Interval } from '../shared/vocabulary.js';
 
 export const DAY_MS = 86_400_000;
 

@@ -27,5 +27,19 @@ export type GapPriority = (typeof GAP_PRIORITIES)[number];
  */
 export const ISO_42001 = 'iso-42001';
 
+/** What an API key may do; `admin` includes every other scope. */
+export const SCOPES = ['read', 'write', 'attest', 'export', 'admin'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** The EU AI Act's risk tiers and the lifecycle stages an AI system moves through. */
+export const RISK_LEVELS = ['minimal', 'limited', 'high', 'unacceptable'] as const;
+export type RiskLevel = (typeof RISK_LEVELS)[number];
+export const LIFECYCLE_STAGES = ['design', 'development', 'validation', 'deployed', 'retired'] as const;
+
 /** The periods a score history is measured in. */
 export const INTERVALS = ['daily', 'weekly', 'monthly'] as const;
+export type Interval = (typeof INTERVALS)[number];
+
+/** The formats the Statement of Applicability is rendered in. */
+export const SOA_FORMATS = ['json', 'csv', 'markdown', 'pdf'] as const;
+export type SoaFormat = (typeof SOA_FORMATS)[number];

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AttestationRecord } from '../../src/features/attestations/attestation-content.js';
+import type { AttestationRecord } from '../../src/shared/attestation-content.js';
 import { ADMIN_KEY } from '../support/app.js';
 import { type Daemon, runComply, startDaemon } from '../support/daemon.js';
 import { contentHash, merkleTreeHash } from './helpers.js';

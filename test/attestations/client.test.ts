@@ -4,7 +4,7 @@ import {
   AttestationPostError,
   buildAttestation,
   signAttestation,
-} from '../../src/features/attestations/client.js';
+} from '../../src/clients/sidecar/client.js';
 import { createTestApp, dbKinds, type TestApp } from '../support/app.js';
 import { type Body, contentHash, newSidecarKey } from './helpers.js';
 

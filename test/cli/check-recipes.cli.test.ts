@@ -9,7 +9,7 @@ import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { policyProblems } from '../../src/clients/gate/policy.js';
-import { buildAttestation, signAttestation } from '../../src/features/attestations/client.js';
+import { buildAttestation, signAttestation } from '../../src/clients/sidecar/client.js';
 import { ADMIN_KEY, dbKinds } from '../support/app.js';
 import { COMPLY_BIN, type Daemon } from '../support/daemon.js';
 import { api, startDaemonOn } from './check-support.js';

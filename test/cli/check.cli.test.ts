@@ -9,7 +9,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { policyProblems } from '../../src/clients/gate/policy.js';
 import { policyJsonSchema } from '../../src/clients/gate/policy.schema.js';
-import { buildAttestation, signAttestation } from '../../src/features/attestations/client.js';
+import { buildAttestation, signAttestation } from '../../src/clients/sidecar/client.js';
 import { ADMIN_KEY, dbKinds } from '../support/app.js';
 import { type Daemon, runComply } from '../support/daemon.js';
 import { api, enc, startDaemonOn } from './check-support.js';

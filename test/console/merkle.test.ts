@@ -1,12 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { type EpochRecord, verifyEpoch } from '../../console/src/merkle.js';
-import {
-  contentHashOf,
-  contentOfRecord,
-  signedContent,
-} from '../../src/features/attestations/attestation-content.js';
 import { MerkleTreeBuilder } from '../../src/features/attestations/epoch.merkle.js';
+import { contentOfRecord, signedContent } from '../../src/shared/attestation-content.js';
+import { contentHashOf } from '../../src/shared/content-hash.js';
 
 /** The console's WebCrypto verifier (run here on Node's WebCrypto) agrees with the daemon's epoch root. */
 

@@ -2,7 +2,6 @@ import { parse } from 'csv-parse/sync';
 import { PDFParse } from 'pdf-parse';
 import { describe, expect, it } from 'vitest';
 import type { OrgExportData } from '../../src/features/exports/export.types.js';
-import { escapeMarkdownCell } from '../../src/features/exports/markdown.js';
 import {
   guardCsvCell,
   renderSoa,
@@ -10,6 +9,7 @@ import {
   toWinAnsi,
   UnknownSoaFormatError,
 } from '../../src/features/exports/soa/index.js';
+import { escapeMarkdownCell } from '../../src/shared/markdown.js';
 import { exportData } from './export-data.factory.js';
 
 const CONTROL_COUNT = 38;

@@ -5,7 +5,7 @@
  * analyst's crosswalk edge) and evidence expiring with no write at all.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildAttestation } from '../../src/features/attestations/client.js';
+import { buildAttestation } from '../../src/clients/sidecar/client.js';
 import { createTestApp, dbKinds, type TestApp } from '../support/app.js';
 import { oscalCatalog } from '../support/oscal-catalog.js';
 

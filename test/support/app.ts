@@ -4,13 +4,13 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { buildApp } from '../../src/app.js';
 import { createKey } from '../../src/features/auth/keys.service.js';
-import type { Scope } from '../../src/features/auth/scopes.js';
 import { seedControlLibrary } from '../../src/features/controls/library.seed.js';
 import { createOrg } from '../../src/features/orgs/orgs.service.js';
 import { type Config, loadConfig } from '../../src/platform/config.js';
 import { type Database, openDatabase } from '../../src/platform/db/database.js';
 import { InProcessJobRunner } from '../../src/platform/jobs/in-process.runner.js';
 import type { JobRunner } from '../../src/platform/jobs/jobs.js';
+import type { Scope } from '../../src/shared/vocabulary.js';
 
 export type DbKind = 'pglite' | 'postgres';
 

@@ -1,45 +1,56 @@
-/** The one HTTP client every CLI command uses; it turns the API's error envelope into a typed error. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
-}
+import { apiErrorOf, ConnectionError } from './errors.js';
 
-export class ConnectionError extends Error {}
+/**
+ * The one HTTP client of every surface (CLI, MCP server, gate, web console): it runs in Node and in the
+ * browser alike, so it uses fetch and web types only, and it turns the API's error envelope into an ApiError.
+ */
+export { ApiError, ConnectionError } from './errors.js';
 
-export type Query = Record<string, string | number | boolean | undefined>;
+/** Query parameters; undefined and null are left out. */
+export type Query = Record<string, string | number | boolean | undefined | null>;
 
 export interface RawResponse {
   status: number;
   headers: Headers;
-  body: Buffer;
+  body: Uint8Array;
 }
 
 /** Wraps each request, e.g. to show a spinner while it is in flight. */
 export type Progress = <T>(label: string, work: () => Promise<T>) => Promise<T>;
 
+export interface ApiClientOptions {
+  progress?: Progress;
+  /** Called before the ApiError of a 401 is thrown (the console signs out). */
+  onUnauthorized?: () => void;
+  /** Extra fetch options, e.g. `credentials: 'omit'` in the browser. */
+  init?: Omit<RequestInit, 'method' | 'headers' | 'body'>;
+}
+
+const decoder = new TextDecoder();
+
 export class ApiClient {
+  private readonly options: ApiClientOptions;
+
   constructor(
     readonly baseUrl: string,
     private readonly apiKey: string | undefined,
-    private readonly progress: Progress = (_label, work) => work(),
-  ) {}
+    options: Progress | ApiClientOptions = {},
+  ) {
+    this.options = typeof options === 'function' ? { progress: options } : options;
+  }
 
   private url(path: string, query: Query = {}): string {
     const url = new URL(`/api/v1${path}`, this.baseUrl);
     for (const [name, value] of Object.entries(query)) {
-      if (value !== undefined) url.searchParams.set(name, String(value));
+      if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
     }
     return url.toString();
   }
 
   raw(method: string, path: string, options: { query?: Query; body?: unknown } = {}): Promise<RawResponse> {
-    return this.progress(`${method} ${path}`, () => this.send(method, path, options));
+    const { progress } = this.options;
+    const send = () => this.send(method, path, options);
+    return progress ? progress(`${method} ${path}`, send) : send();
   }
 
   private async send(
@@ -50,6 +61,7 @@ export class ApiClient {
     let response: Response;
     try {
       response = await fetch(this.url(path, options.query), {
+        ...this.options.init,
         method,
         headers: {
           ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}),
@@ -63,20 +75,10 @@ export class ApiClient {
           'Is the daemon running? Set COMPLY_URL to its address.',
       );
     }
-    const body = Buffer.from(await response.arrayBuffer());
+    const body = new Uint8Array(await response.arrayBuffer());
     if (!response.ok) {
-      let envelope: { error?: { code?: string; message?: string; details?: Record<string, unknown> } } = {};
-      try {
-        envelope = JSON.parse(body.toString('utf8'));
-      } catch {
-        // Not our envelope (a proxy, say): report the status alone.
-      }
-      throw new ApiError(
-        response.status,
-        envelope.error?.code ?? `HTTP_${response.status}`,
-        envelope.error?.message ?? response.statusText,
-        envelope.error?.details ?? {},
-      );
+      if (response.status === 401) this.options.onUnauthorized?.();
+      throw apiErrorOf(response.status, response.statusText, decoder.decode(body));
     }
     return { status: response.status, headers: response.headers, body };
   }
@@ -87,7 +89,7 @@ export class ApiClient {
     options: { query?: Query; body?: unknown } = {},
   ): Promise<T> {
     const response = await this.raw(method, path, options);
-    return (response.body.length ? JSON.parse(response.body.toString('utf8')) : null) as T;
+    return (response.body.length ? JSON.parse(decoder.decode(response.body)) : null) as T;
   }
 
   get = <T>(path: string, query?: Query) => this.request<T>('GET', path, { query });
@@ -95,3 +97,6 @@ export class ApiClient {
   put = <T>(path: string, body: unknown) => this.request<T>('PUT', path, { body });
   delete = <T>(path: string) => this.request<T>('DELETE', path);
 }
+
+/** A response body as text (an export in CSV or Markdown, say). */
+export const textOf = (response: RawResponse) => decoder.decode(response.body);

@@ -1,9 +1,12 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import type { CliConfig } from '../../platform/config.js';
 import { ApiClient } from '../api-client/client.js';
+import type { CliConfig } from './config.js';
 import { withProgress } from './output.js';
 
 export class UsageError extends Error {}
+
+/** The command could not do what was asked (a data directory another process holds, say): exit 1. */
+export class CommandRefusedError extends Error {}
 
 /** What every command gets: the API client and the global options resolved against the environment. */
 export interface Cli {

@@ -1,8 +1,7 @@
 import { Command, CommanderError } from 'commander';
-import { ConfigError, loadCliConfig } from '../../platform/config.js';
-import { DataDirLockedError } from '../../platform/db/lock.js';
 import { ApiError, ConnectionError } from '../api-client/client.js';
-import { createCli, UsageError } from './cli.js';
+import { errorText } from '../api-client/format.js';
+import { CommandRefusedError, createCli, UsageError } from './cli.js';
 import { registerAssessCommand } from './commands/assess.command.js';
 import { registerAttestCommand } from './commands/attest.command.js';
 import { registerAttestationCommands } from './commands/attestations.command.js';
@@ -21,6 +20,7 @@ import { registerServeCommand } from './commands/serve.command.js';
 import { registerSidecarCommands } from './commands/sidecars.command.js';
 import { registerSystemCommands } from './commands/systems.command.js';
 import { registerWorkerCommand } from './commands/worker.command.js';
+import { loadCliConfig } from './config.js';
 
 /** Exit codes scripts can rely on. */
 export const EXIT = { ok: 0, apiError: 1, usage: 2, unreachable: 3 } as const;
@@ -71,13 +71,10 @@ export async function runCli(argv: string[]): Promise<void> {
     if (error instanceof CommanderError) {
       process.exit(error.exitCode === 0 ? EXIT.ok : EXIT.usage);
     }
-    if (error instanceof ApiError) {
-      const details = Object.keys(error.details).length ? ` ${JSON.stringify(error.details)}` : '';
-      fail(`${error.message} (${error.status} ${error.code})${details}`, EXIT.apiError);
-    }
-    if (error instanceof ConnectionError) fail(error.message, EXIT.unreachable);
-    if (error instanceof UsageError || error instanceof ConfigError) fail(error.message, EXIT.usage);
-    if (error instanceof DataDirLockedError) fail(error.message, EXIT.apiError);
+    if (error instanceof ApiError) fail(errorText(error), EXIT.apiError);
+    if (error instanceof ConnectionError) fail(errorText(error), EXIT.unreachable);
+    if (error instanceof UsageError) fail(error.message, EXIT.usage);
+    if (error instanceof CommandRefusedError) fail(error.message, EXIT.apiError);
     throw error;
   }
 }

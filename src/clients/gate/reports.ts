@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { escapeMarkdownInline } from '../../features/exports/markdown.js';
+import { escapeMarkdownInline } from '../../shared/markdown.js';
 import { lineOf } from './policy.js';
 import { RULE_DESCRIPTIONS, RULE_IDS, type RuleResult } from './rules.js';
 

@@ -1,20 +1,29 @@
-import type { Static } from 'typebox';
-import type { AiSystemListSchema } from '../../features/ai-systems/ai-systems.schemas.js';
-import type { AttestationListSchema, EpochSchema } from '../../features/attestations/attestations.schemas.js';
-import type {
-  ComplianceSchema,
-  SnapshotListSchema,
-  SnapshotSchema,
-  SnapshotVerificationSchema,
-} from '../../features/compliance/compliance.schemas.js';
-import type { OrgControlListSchema } from '../../features/controls/controls.schemas.js';
-import type { GapReportSchema } from '../../features/cte/cte.schemas.js';
-import type {
-  OrgFrameworkListSchema,
-  RequirementListSchema,
-} from '../../features/requirements/requirements.schemas.js';
 import { ISO_42001, REQUIREMENT_STATUSES, type RequirementStatus } from '../../shared/vocabulary.js';
 import { type ApiClient, ApiError } from '../api-client/client.js';
+import {
+  aiSystemPath,
+  attestationPath,
+  compliancePath,
+  controlPath,
+  ctePath,
+  epochPath,
+  frameworkPath,
+  requirementPath,
+  snapshotPath,
+} from '../api-client/paths.js';
+import type {
+  AiSystemList,
+  AttestationList,
+  Compliance,
+  Epoch,
+  GapReport,
+  OrgControlList,
+  OrgFrameworkList,
+  RequirementList,
+  Snapshot,
+  SnapshotList,
+  SnapshotVerification,
+} from '../api-client/types.js';
 import type { Policy } from './policy.schema.js';
 
 /**
@@ -61,7 +70,6 @@ export interface RuleResult {
 
 export class PolicyReferenceError extends Error {}
 
-const enc = encodeURIComponent;
 const rank = (status: RequirementStatus | null) =>
   status === null ? -1 : REQUIREMENT_STATUSES.indexOf(status);
 const pct = (score: number | null) => (score === null ? 'n/a' : `${score}`);
@@ -77,8 +85,7 @@ export async function evaluatePolicy(
   orgId: string,
   policy: Policy,
 ): Promise<RuleResult[]> {
-  const org = `/orgs/${enc(orgId)}`;
-  const frameworks = await client.get<Static<typeof OrgFrameworkListSchema>>(`${org}/frameworks`);
+  const frameworks = await client.get<OrgFrameworkList>(frameworkPath(orgId));
   const byId = new Map(frameworks.frameworks.map((f) => [f.frameworkId, f]));
   const unknown = unknownFrameworks(policy, new Set(byId.keys()));
   if (unknown.length) {
@@ -114,7 +121,7 @@ export async function evaluatePolicy(
       });
     }
     if (rules.maxCriticalGaps === undefined && rules.maxImportantGaps === undefined) continue;
-    const report = await client.get<Static<typeof GapReportSchema>>(`/cte/gaps/${enc(frameworkId)}`, {
+    const report = await client.get<GapReport>(ctePath('gaps', frameworkId), {
       orgId,
     });
     for (const [priority, max, key] of [
@@ -141,9 +148,7 @@ export async function evaluatePolicy(
     const ids = policy.noExpiredEvidence.frameworks ?? [...byId.keys()];
     const expired: string[] = [];
     for (const frameworkId of ids) {
-      const list = await client.get<Static<typeof RequirementListSchema>>(
-        `${org}/frameworks/${enc(frameworkId)}/requirements`,
-      );
+      const list = await client.get<RequirementList>(requirementPath(orgId, frameworkId));
       for (const r of list.requirements) {
         if (r.status === 'implemented' && r.applicable && r.evidenceExpired) {
           expired.push(
@@ -169,15 +174,14 @@ export async function evaluatePolicy(
 }
 
 async function findSnapshot(client: ApiClient, orgId: string, name: string): Promise<string> {
-  const path = `/orgs/${enc(orgId)}/compliance/snapshots`;
   for (let offset = 0; ; offset += 200) {
-    const page = await client.get<Static<typeof SnapshotListSchema>>(path, { limit: 200, offset });
+    const page = await client.get<SnapshotList>(snapshotPath(orgId), { limit: 200, offset });
     const found = page.snapshots.find((s) => s.label === name);
     if (found) return found.snapshotId;
     if (offset + page.snapshots.length >= page.total || page.snapshots.length === 0) break;
   }
   try {
-    await client.get(`${path}/${enc(name)}`);
+    await client.get(snapshotPath(orgId, name));
     return name;
   } catch (error) {
     if (error instanceof ApiError && (error.status === 404 || error.status === 400)) {
@@ -192,14 +196,11 @@ async function regression(
   orgId: string,
   rule: NonNullable<Policy['regression']>,
 ): Promise<RuleResult[]> {
-  const org = `/orgs/${enc(orgId)}`;
   const snapshotId = await findSnapshot(client, orgId, rule.snapshot);
   const [snapshot, verification, current] = await Promise.all([
-    client.get<Static<typeof SnapshotSchema>>(`${org}/compliance/snapshots/${enc(snapshotId)}`),
-    client.get<Static<typeof SnapshotVerificationSchema>>(
-      `${org}/compliance/snapshots/${enc(snapshotId)}/verify`,
-    ),
-    client.get<Static<typeof ComplianceSchema>>(`${org}/compliance`),
+    client.get<Snapshot>(snapshotPath(orgId, snapshotId)),
+    client.get<SnapshotVerification>(snapshotPath(orgId, snapshotId, '/verify')),
+    client.get<Compliance>(compliancePath(orgId)),
   ]);
   const label = `"${snapshot.label}"`;
   const results: RuleResult[] = [];
@@ -222,7 +223,7 @@ async function regression(
   });
   if (rule.controls === false) return results;
   const backwards: string[] = [...integrity];
-  const controls = await client.get<Static<typeof OrgControlListSchema>>(`${org}/controls`);
+  const controls = await client.get<OrgControlList>(controlPath(orgId));
   const now = new Map(controls.controls.map((c) => [c.controlId, c]));
   for (const before of snapshot.controls) {
     const after = now.get(before.controlId);
@@ -233,9 +234,9 @@ async function regression(
   for (const framework of snapshot.frameworks ?? []) {
     const recorded = framework.records.filter((r) => r.status !== null && r.applicable !== false);
     if (!recorded.length) continue;
-    let list: Static<typeof RequirementListSchema>;
+    let list: RequirementList;
     try {
-      list = await client.get(`${org}/frameworks/${enc(framework.frameworkId)}/requirements`);
+      list = await client.get(requirementPath(orgId, framework.frameworkId));
     } catch (error) {
       // A framework imported then removed since the snapshot: each of its records went away.
       if (error instanceof ApiError && error.status === 404) {
@@ -277,7 +278,7 @@ async function attestedSystems(
   const seen = new Set<string>();
   let cursor: string | undefined;
   do {
-    const page = await client.get<Static<typeof AttestationListSchema>>(`/orgs/${enc(orgId)}/attestations`, {
+    const page = await client.get<AttestationList>(attestationPath(orgId), {
       from,
       level,
       limit: 1000,
@@ -296,9 +297,7 @@ async function aiSystemsAttested(
 ): Promise<RuleResult> {
   const levels = rule.riskLevels ?? ['high'];
   const lists = await Promise.all(
-    levels.map((riskLevel) =>
-      client.get<Static<typeof AiSystemListSchema>>(`/orgs/${enc(orgId)}/ai-systems`, { riskLevel }),
-    ),
+    levels.map((riskLevel) => client.get<AiSystemList>(aiSystemPath(orgId), { riskLevel })),
   );
   const systems = lists.flatMap((l) => l.systems).filter((s) => s.lifecycleStage !== 'retired');
   const from = new Date(Date.now() - rule.attestedWithinDays * 86_400_000).toISOString();
@@ -329,9 +328,9 @@ async function signedEpoch(
     expected,
     path: ['epochs', rule.epochId],
   };
-  let epoch: Static<typeof EpochSchema>;
+  let epoch: Epoch;
   try {
-    epoch = await client.get(`/orgs/${enc(orgId)}/attestations/epochs/${enc(rule.epochId)}`);
+    epoch = await client.get(epochPath(orgId, rule.epochId));
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) {
       return {

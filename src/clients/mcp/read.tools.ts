@@ -1,29 +1,39 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Static } from 'typebox';
 import * as z from 'zod';
-import type { AiSystemListSchema } from '../../features/ai-systems/ai-systems.schemas.js';
-import type { AttestationListSchema, EpochSchema } from '../../features/attestations/attestations.schemas.js';
-import type { SnapshotListSchema } from '../../features/compliance/compliance.schemas.js';
-import type {
-  ConflictListSchema,
-  GapReportSchema,
-  RequirementCoverageSchema,
-  SearchResultSchema,
-} from '../../features/cte/cte.schemas.js';
-import type {
-  FrameworkComplianceSchema,
-  OrgFrameworkListSchema,
-  RequirementItemSchema,
-  RequirementListSchema,
-} from '../../features/requirements/requirements.schemas.js';
-import type { HistorySchema } from '../../features/scores/scores.schemas.js';
 import {
   ASSESSMENT_SOURCES,
   GAP_PRIORITIES,
   ISO_42001,
   REQUIREMENT_STATUSES,
 } from '../../shared/vocabulary.js';
-import { defineTool, enc, page, paged, pageInfo, READ, type ToolContext } from './tool.js';
+import { textOf } from '../api-client/client.js';
+import { score as formatScore } from '../api-client/format.js';
+import {
+  aiSystemPath,
+  attestationPath,
+  ctePath,
+  epochPath,
+  exportPath,
+  frameworkPath,
+  requirementPath,
+  snapshotPath,
+} from '../api-client/paths.js';
+import type {
+  AiSystemList,
+  AttestationList,
+  ConflictList,
+  Epoch,
+  FrameworkCompliance,
+  GapReport,
+  History,
+  OrgFrameworkList,
+  Requirement,
+  RequirementCoverage,
+  RequirementList,
+  SearchResult,
+  SnapshotList,
+} from '../api-client/types.js';
+import { defineTool, page, paged, pageInfo, READ, type ToolContext } from './tool.js';
 
 const frameworkId = z
   .string()
@@ -59,7 +69,7 @@ const requirementSummary = z.object({
 });
 
 /** One requirement of a list, as tools and resources give it: no evidence items, no reasoning. */
-export const summarize = (r: Static<typeof RequirementListSchema>['requirements'][number]) => ({
+export const summarize = (r: RequirementList['requirements'][number]) => ({
   requirementId: r.requirementId,
   title: r.title,
   domain: r.domain ?? null,
@@ -69,8 +79,6 @@ export const summarize = (r: Static<typeof RequirementListSchema>['requirements'
   evidenceCount: r.evidenceCount,
   evidenceExpired: r.evidenceExpired,
 });
-
-const pct = (value: number | null) => (value === null ? 'n/a' : `${value}%`);
 
 export function registerReadTools(server: McpServer, context: ToolContext): void {
   defineTool(server, context, {
@@ -98,8 +106,8 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
         }),
       ),
     },
-    run: async (_args, { client, org, orgId }) => {
-      const list = await client.get<Static<typeof OrgFrameworkListSchema>>(`${org}/frameworks`);
+    run: async (_args, { client, orgId }) => {
+      const list = await client.get<OrgFrameworkList>(frameworkPath(orgId));
       const frameworks = list.frameworks.map((f) => ({
         frameworkId: f.frameworkId,
         name: f.name,
@@ -112,7 +120,10 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       return {
         data: { orgId, frameworks },
         text: frameworks
-          .map((f) => `${f.frameworkId}: score ${pct(f.score)} (direct ${pct(f.directScore)}), ${f.name}`)
+          .map(
+            (f) =>
+              `${f.frameworkId}: score ${formatScore(f.score)} (direct ${formatScore(f.directScore)}), ${f.name}`,
+          )
           .join('\n'),
       };
     },
@@ -144,7 +155,7 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       ...pageInfo,
     },
     run: async (args, { client, orgId }) => {
-      const report = await client.get<Static<typeof GapReportSchema>>(`/cte/gaps/${enc(args.frameworkId)}`, {
+      const report = await client.get<GapReport>(ctePath('gaps', args.frameworkId), {
         orgId,
       });
       const gaps = report.gaps
@@ -193,8 +204,8 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       candidates: z.array(z.object({ controlId: z.string(), title: z.string(), status, credit: z.string() })),
     },
     run: async (args, { client, orgId }) => {
-      const why = await client.get<Static<typeof RequirementCoverageSchema>>(
-        `/cte/coverage/${enc(args.frameworkId)}/${enc(args.requirementId)}`,
+      const why = await client.get<RequirementCoverage>(
+        ctePath('coverage', args.frameworkId, args.requirementId),
         { orgId },
       );
       const data = {
@@ -249,7 +260,7 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       ),
     },
     run: async (args, { client }) => {
-      const found = await client.post<Static<typeof SearchResultSchema>>('/cte/embeddings/distance', args);
+      const found = await client.post<SearchResult>('/cte/embeddings/distance', args);
       return {
         data: { model: found.model, results: found.results },
         text: found.results
@@ -283,7 +294,7 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       ),
     },
     run: async (args, { client }) => {
-      const list = await client.get<Static<typeof ConflictListSchema>>('/cte/conflicts', args);
+      const list = await client.get<ConflictList>('/cte/conflicts', args);
       const conflicts = list.conflicts.map((c) => ({
         conflictId: c.conflictId,
         kind: c.kind,
@@ -316,10 +327,8 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
         z.object({ domain: z.string(), title: z.string(), score, requirements: z.number().int() }),
       ),
     },
-    run: async (args, { client, org }) => {
-      const s = await client.get<Static<typeof FrameworkComplianceSchema>>(
-        `${org}/frameworks/${enc(args.frameworkId)}/compliance`,
-      );
+    run: async (args, { client, orgId }) => {
+      const s = await client.get<FrameworkCompliance>(frameworkPath(orgId, args.frameworkId, '/compliance'));
       return {
         data: {
           frameworkId: s.frameworkId,
@@ -334,7 +343,7 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
             requirements: d.controlCount,
           })),
         },
-        text: `${s.frameworkId}: ${pct(s.score)} (direct ${pct(s.directScore)}); ${s.counts.implemented} implemented, ${s.counts.inProgress} in progress, ${s.counts.notStarted} not started, ${s.counts.notApplicable} not applicable.`,
+        text: `${s.frameworkId}: ${formatScore(s.score)} (direct ${formatScore(s.directScore)}); ${s.counts.implemented} implemented, ${s.counts.inProgress} in progress, ${s.counts.notStarted} not started, ${s.counts.notApplicable} not applicable.`,
       };
     },
   });
@@ -358,11 +367,12 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
         z.object({ periodStart: z.string(), asOf: z.string(), score, implemented: z.number().int() }),
       ),
     },
-    run: async (args, { client, org }) => {
-      const h = await client.get<Static<typeof HistorySchema>>(
-        `${org}/frameworks/${enc(args.frameworkId)}/compliance/history`,
-        { from: args.from, to: args.to, interval: args.interval },
-      );
+    run: async (args, { client, orgId }) => {
+      const h = await client.get<History>(frameworkPath(orgId, args.frameworkId, '/compliance/history'), {
+        from: args.from,
+        to: args.to,
+        interval: args.interval,
+      });
       const points = h.points.map((p) => ({
         periodStart: p.periodStart,
         asOf: p.asOf,
@@ -373,7 +383,7 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       const last = points.at(-1);
       return {
         data: { frameworkId: args.frameworkId, interval: h.interval, points },
-        text: `${points.length} ${h.interval} points; ${pct(first?.score ?? null)} at ${first?.periodStart ?? '-'} → ${pct(last?.score ?? null)} now.`,
+        text: `${points.length} ${h.interval} points; ${formatScore(first?.score ?? null)} at ${first?.periodStart ?? '-'} → ${formatScore(last?.score ?? null)} now.`,
       };
     },
   });
@@ -392,11 +402,12 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       ...page(50),
     },
     output: { frameworkId: z.string(), requirements: z.array(requirementSummary), ...pageInfo },
-    run: async (args, { client, org }) => {
-      const list = await client.get<Static<typeof RequirementListSchema>>(
-        `${org}/frameworks/${enc(args.frameworkId)}/requirements`,
-        { status: args.status, applicable: args.applicable, assessment: args.assessment },
-      );
+    run: async (args, { client, orgId }) => {
+      const list = await client.get<RequirementList>(requirementPath(orgId, args.frameworkId), {
+        status: args.status,
+        applicable: args.applicable,
+        assessment: args.assessment,
+      });
       const { items, ...info } = paged(list.requirements.map(summarize), args.limit, args.offset);
       return {
         data: { frameworkId: list.frameworkId, requirements: items, ...info },
@@ -425,10 +436,8 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
         z.object({ evidenceId: z.string(), type: z.string(), title: z.string(), expired: z.boolean() }),
       ),
     },
-    run: async (args, { client, org }) => {
-      const r = await client.get<Static<typeof RequirementItemSchema>>(
-        `${org}/frameworks/${enc(args.frameworkId)}/requirements/${enc(args.requirementId)}`,
-      );
+    run: async (args, { client, orgId }) => {
+      const r = await client.get<Requirement>(requirementPath(orgId, args.frameworkId, args.requirementId));
       return {
         data: {
           frameworkId: r.frameworkId,
@@ -477,8 +486,8 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
         }),
       ),
     },
-    run: async (args, { client, org }) => {
-      const list = await client.get<Static<typeof AiSystemListSchema>>(`${org}/ai-systems`, args);
+    run: async (args, { client, orgId }) => {
+      const list = await client.get<AiSystemList>(aiSystemPath(orgId), args);
       const systems = list.systems.map((s) => ({
         systemId: s.systemId,
         name: s.name,
@@ -522,8 +531,8 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       ),
       nextCursor: z.string().nullable(),
     },
-    run: async (args, { client, org }) => {
-      const list = await client.get<Static<typeof AttestationListSchema>>(`${org}/attestations`, args);
+    run: async (args, { client, orgId }) => {
+      const list = await client.get<AttestationList>(attestationPath(orgId), args);
       const attestations = list.attestations.map((a) => ({
         attestationId: a.attestationId,
         level: a.level,
@@ -555,10 +564,8 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       lastTimestamp: z.string(),
       merkleRoot: z.string(),
     },
-    run: async (args, { client, org }) => {
-      const e = await client.get<Static<typeof EpochSchema>>(
-        `${org}/attestations/epochs/${enc(args.epochId)}`,
-      );
+    run: async (args, { client, orgId }) => {
+      const e = await client.get<Epoch>(epochPath(orgId, args.epochId));
       return {
         data: {
           epochId: e.epochId,
@@ -592,8 +599,8 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       ),
       ...pageInfo,
     },
-    run: async (args, { client, org }) => {
-      const list = await client.get<Static<typeof SnapshotListSchema>>(`${org}/compliance/snapshots`, args);
+    run: async (args, { client, orgId }) => {
+      const list = await client.get<SnapshotList>(snapshotPath(orgId), args);
       const snapshots = list.snapshots.map((s) => ({
         snapshotId: s.snapshotId,
         label: s.label,
@@ -624,9 +631,9 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
   });
 }
 
-export async function soaMarkdown({ client, org }: ToolContext, snapshotId?: string): Promise<string> {
-  const response = await client.raw('GET', `${org}/export/soa`, {
+export async function soaMarkdown({ client, orgId }: ToolContext, snapshotId?: string): Promise<string> {
+  const response = await client.raw('GET', exportPath(orgId, 'soa'), {
     query: { format: 'markdown', snapshotId },
   });
-  return response.body.toString('utf8');
+  return textOf(response);
 }

@@ -1,13 +1,10 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Static } from 'typebox';
 import * as z from 'zod';
-import type {
-  OrgFrameworkListSchema,
-  RequirementListSchema,
-} from '../../features/requirements/requirements.schemas.js';
 import type { ApiClient } from '../api-client/client.js';
+import { frameworkPath, requirementPath } from '../api-client/paths.js';
+import type { OrgFrameworkList, RequirementList } from '../api-client/types.js';
 import { registerReadTools, soaMarkdown, summarize } from './read.tools.js';
-import { enc, reading, type ToolContext } from './tool.js';
+import { reading, type ToolContext } from './tool.js';
 import { registerWriteTools } from './write.tools.js';
 
 /**
@@ -39,7 +36,6 @@ export function createMcpServer(options: McpOptions): McpServer {
   const context: ToolContext = {
     client: options.client,
     orgId: options.orgId,
-    org: `/orgs/${enc(options.orgId)}`,
   };
   registerReadTools(server, context);
   if (!options.readOnly) registerWriteTools(server, context);
@@ -49,7 +45,7 @@ export function createMcpServer(options: McpOptions): McpServer {
 }
 
 function registerResources(server: McpServer, context: ToolContext): void {
-  const soaUri = `comply://orgs/${enc(context.orgId)}/soa.md`;
+  const soaUri = `comply://orgs/${encodeURIComponent(context.orgId)}/soa.md`;
   server.registerResource(
     'statement-of-applicability',
     soaUri,
@@ -66,22 +62,23 @@ function registerResources(server: McpServer, context: ToolContext): void {
 
   server.registerResource(
     'framework-requirements',
-    new ResourceTemplate(`comply://orgs/${enc(context.orgId)}/frameworks/{frameworkId}/requirements`, {
-      list: () =>
-        reading(async () => {
-          const list = await context.client.get<Static<typeof OrgFrameworkListSchema>>(
-            `${context.org}/frameworks`,
-          );
-          return {
-            resources: list.frameworks.map((f) => ({
-              uri: `comply://orgs/${enc(context.orgId)}/frameworks/${enc(f.frameworkId)}/requirements`,
-              name: `${f.frameworkId} requirements`,
-              title: `${f.name}: requirements and status`,
-              mimeType: 'application/json',
-            })),
-          };
-        }),
-    }),
+    new ResourceTemplate(
+      `comply://orgs/${encodeURIComponent(context.orgId)}/frameworks/{frameworkId}/requirements`,
+      {
+        list: () =>
+          reading(async () => {
+            const list = await context.client.get<OrgFrameworkList>(frameworkPath(context.orgId));
+            return {
+              resources: list.frameworks.map((f) => ({
+                uri: `comply://orgs/${encodeURIComponent(context.orgId)}/frameworks/${encodeURIComponent(f.frameworkId)}/requirements`,
+                name: `${f.frameworkId} requirements`,
+                title: `${f.name}: requirements and status`,
+                mimeType: 'application/json',
+              })),
+            };
+          }),
+      },
+    ),
     {
       title: 'Requirements of a framework',
       description:
@@ -91,9 +88,7 @@ function registerResources(server: McpServer, context: ToolContext): void {
     (uri, variables) =>
       reading(async () => {
         const frameworkId = decodeURIComponent(String(variables.frameworkId));
-        const list = await context.client.get<Static<typeof RequirementListSchema>>(
-          `${context.org}/frameworks/${enc(frameworkId)}/requirements`,
-        );
+        const list = await context.client.get<RequirementList>(requirementPath(context.orgId, frameworkId));
         const requirements = list.requirements.map(summarize);
         return {
           contents: [

@@ -1,14 +1,13 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import { type ApiClient, ApiError, ConnectionError } from '../api-client/client.js';
+import { type ApiClient, ApiError } from '../api-client/client.js';
+import { errorText } from '../api-client/format.js';
 
 /** What every tool handler gets: the daemon's API client (with the caller's key) and the org it serves. */
 export interface ToolContext {
   client: ApiClient;
   orgId: string;
-  /** `/orgs/{orgId}` with the id encoded. */
-  org: string;
 }
 
 export interface ToolOutput<T> {
@@ -74,20 +73,12 @@ export function toolError(error: unknown): CallToolResult {
 
 /** The API's message, status and code, and what to do about a missing scope. */
 export function describeError(error: unknown): string {
-  let text: string;
-  if (error instanceof ApiError) {
-    const details = Object.keys(error.details).length ? ` ${JSON.stringify(error.details)}` : '';
-    const hint =
-      error.status === 403
-        ? ' The API key lacks the scope this needs (read for reads, write for changes, export for the SoA), or belongs to another organization.'
-        : '';
-    text = `${error.message} (${error.status} ${error.code})${details}.${hint}`;
-  } else if (error instanceof ConnectionError) {
-    text = error.message;
-  } else {
-    text = `Unexpected error: ${(error as Error).message}`;
-  }
-  return text;
+  if (!(error instanceof ApiError)) return errorText(error);
+  const hint =
+    error.status === 403
+      ? ' The API key lacks the scope this needs (read for reads, write for changes, export for the SoA), or belongs to another organization.'
+      : '';
+  return `${errorText(error)}.${hint}`;
 }
 
 /** Resource reads report failures as protocol errors, with the same text a tool error carries. */
@@ -126,5 +117,3 @@ export function paged<T>(items: T[], limit: number, offset: number) {
     nextOffset: offset + slice.length < items.length ? offset + slice.length : null,
   };
 }
-
-export const enc = encodeURIComponent;

@@ -1,13 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Static } from 'typebox';
 import * as z from 'zod';
-import type { SnapshotSchema } from '../../features/compliance/compliance.schemas.js';
-import type {
-  RequirementEvidenceSchema,
-  RequirementItemSchema,
-} from '../../features/requirements/requirements.schemas.js';
 import { EVIDENCE_TYPES, REQUIREMENT_STATUSES } from '../../shared/vocabulary.js';
-import { defineTool, enc, type ToolContext } from './tool.js';
+import { compliancePath, requirementPath } from '../api-client/paths.js';
+import type { Requirement, RequirementEvidence, Snapshot } from '../api-client/types.js';
+import { defineTool, type ToolContext } from './tool.js';
 
 /**
  * Tools that change the organization's records. The daemon decides whether the key may: each needs the
@@ -38,7 +34,7 @@ const recorded = {
   updatedAt: z.string().nullable(),
 };
 
-const recordOf = (r: Static<typeof RequirementItemSchema>) => ({
+const recordOf = (r: Requirement) => ({
   frameworkId: r.frameworkId,
   requirementId: r.requirementId,
   status: r.status,
@@ -48,9 +44,6 @@ const recordOf = (r: Static<typeof RequirementItemSchema>) => ({
   reviewer: r.reviewer,
   updatedAt: r.updatedAt,
 });
-
-const requirementPath = (org: string, args: { frameworkId: string; requirementId: string }) =>
-  `${org}/frameworks/${enc(args.frameworkId)}/requirements/${enc(args.requirementId)}`;
 
 export function registerWriteTools(server: McpServer, context: ToolContext): void {
   defineTool(server, context, {
@@ -68,9 +61,9 @@ export function registerWriteTools(server: McpServer, context: ToolContext): voi
       owner: z.string().min(1).max(200).optional().describe('Who is responsible for the requirement'),
     },
     output: recorded,
-    run: async ({ frameworkId, requirementId, ...body }, { client, org }) => {
-      const r = await client.put<Static<typeof RequirementItemSchema>>(
-        `${requirementPath(org, { frameworkId, requirementId })}/status`,
+    run: async ({ frameworkId, requirementId, ...body }, { client, orgId }) => {
+      const r = await client.put<Requirement>(
+        requirementPath(orgId, frameworkId, requirementId, '/status'),
         body,
       );
       return {
@@ -94,9 +87,9 @@ export function registerWriteTools(server: McpServer, context: ToolContext): voi
       reviewer,
     },
     output: recorded,
-    run: async ({ frameworkId, requirementId, ...body }, { client, org }) => {
-      const r = await client.put<Static<typeof RequirementItemSchema>>(
-        `${requirementPath(org, { frameworkId, requirementId })}/applicability`,
+    run: async ({ frameworkId, requirementId, ...body }, { client, orgId }) => {
+      const r = await client.put<Requirement>(
+        requirementPath(orgId, frameworkId, requirementId, '/applicability'),
         body,
       );
       return {
@@ -131,9 +124,9 @@ export function registerWriteTools(server: McpServer, context: ToolContext): voi
       expiresAt: z.string().nullable(),
       expired: z.boolean(),
     },
-    run: async ({ frameworkId, requirementId, ...body }, { client, org }) => {
-      const e = await client.post<Static<typeof RequirementEvidenceSchema>>(
-        `${requirementPath(org, { frameworkId, requirementId })}/evidence`,
+    run: async ({ frameworkId, requirementId, ...body }, { client, orgId }) => {
+      const e = await client.post<RequirementEvidence>(
+        requirementPath(orgId, frameworkId, requirementId, '/evidence'),
         body,
       );
       return {
@@ -168,8 +161,8 @@ export function registerWriteTools(server: McpServer, context: ToolContext): voi
       score: z.number().nullable(),
       contentHash: z.string(),
     },
-    run: async (args, { client, org }) => {
-      const s = await client.post<Static<typeof SnapshotSchema>>(`${org}/compliance/snapshot`, args);
+    run: async (args, { client, orgId }) => {
+      const s = await client.post<Snapshot>(compliancePath(orgId, '/snapshot'), args);
       return {
         data: {
           snapshotId: s.snapshotId,

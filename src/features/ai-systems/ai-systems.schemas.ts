@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { OrgId, PlainText, Timestamp } from '../../shared/schemas.js';
-import { LIFECYCLE_STAGES, RISK_LEVELS } from './ai-system.js';
+import { LIFECYCLE_STAGES, RISK_LEVELS } from '../../shared/vocabulary.js';
 
 export const RiskLevelSchema = Type.Enum(RISK_LEVELS, {
   description: 'EU AI Act risk tier: minimal | limited | high | unacceptable',

@@ -3,7 +3,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Static } from 'typebox';
 import type { Em } from '../../platform/db/database.js';
 import { conflict, resourceNotFound } from '../../platform/errors.js';
-import type { RiskLevel } from './ai-system.js';
+import type { RiskLevel } from '../../shared/vocabulary.js';
 import type { AiSystemSchema, CreateAiSystemBody, UpdateAiSystemBody } from './ai-systems.schemas.js';
 
 export type AiSystemView = Static<typeof AiSystemSchema>;

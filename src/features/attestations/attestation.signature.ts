@@ -1,9 +1,9 @@
 import { badRequest } from '../../platform/errors.js';
 import { type Ready, whenReady } from '../../platform/ready.js';
+import type { AttestationLevel } from '../../shared/attestation-content.js';
 import { decodeSignature } from '../sidecars/ed25519.js';
 import { verifyEd25519 } from '../sidecars/ed25519.verify.js';
 import type { SidecarKeyCache } from '../sidecars/sidecar-keys.cache.js';
-import type { AttestationLevel } from './attestation-content.js';
 
 /** The `details.reason` of a refused signature. */
 export type SignatureFailure =

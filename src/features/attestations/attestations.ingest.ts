@@ -5,10 +5,11 @@ import { AppError, badRequest, conflict, invalidField } from '../../platform/err
 import { reportIngestBatch } from '../../platform/metrics/events.js';
 import { type Ready, whenReady } from '../../platform/ready.js';
 import { EvidenceFolding } from '../../records/evidence-folding.js';
+import { type AttestationRecord, signedContent } from '../../shared/attestation-content.js';
+import { contentHashOf } from '../../shared/content-hash.js';
 import { ISO_42001 } from '../../shared/vocabulary.js';
 import { sidecarKeyCache } from '../sidecars/sidecar-keys.cache.js';
 import { checkSignature } from './attestation.signature.js';
-import { type AttestationRecord, contentHashOf, signedContent } from './attestation-content.js';
 import type { AttestationBodySchema } from './attestations.schemas.js';
 import {
   type AttestationRow,

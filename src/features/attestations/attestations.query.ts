@@ -1,7 +1,7 @@
 import type { Em } from '../../platform/db/database.js';
 import { invalidField, resourceNotFound } from '../../platform/errors.js';
 import { isSupportedInstant } from '../../platform/time.js';
-import type { AttestationLevel, AttestationRecord } from './attestation-content.js';
+import type { AttestationLevel, AttestationRecord } from '../../shared/attestation-content.js';
 import { DEFAULT_LIST_LIMIT } from './attestations.schemas.js';
 import { type AttestationRow, ROW_COLUMNS, recordFromRow } from './attestations.store.js';
 

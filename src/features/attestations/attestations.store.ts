@@ -1,6 +1,6 @@
 import { autocommitted, type Database, type Em } from '../../platform/db/database.js';
 import { EVIDENCE_PIECES_CTE } from '../../records/records.store.js';
-import type { AttestationRecord } from './attestation-content.js';
+import type { AttestationRecord } from '../../shared/attestation-content.js';
 
 /** An attestation checked and ready to write: everything but the database's verdict is known. */
 export interface PreparedAttestation extends Omit<AttestationRecord, 'receivedAt'> {

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden, unauthorized } from '../../platform/errors.js';
+import type { Scope } from '../../shared/vocabulary.js';
 import type { KeyResolver } from './keys.service.js';
-import { hasScope, isPlatform, type Principal, type Scope } from './scopes.js';
+import { hasScope, isPlatform, type Principal } from './scopes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
+import { SCOPES } from '../../shared/vocabulary.js';
 import { requireOrg } from '../orgs/orgs.service.js';
 import type { ApiKey } from './api-key.entity.js';
 import { principalOf } from './auth.plugin.js';
@@ -14,7 +15,7 @@ import {
   PrincipalSchema,
 } from './keys.schemas.js';
 import { createKey, getKey, listKeys, revokeKey } from './keys.service.js';
-import { hasScope, isPlatform, SCOPES } from './scopes.js';
+import { hasScope, isPlatform } from './scopes.js';
 
 const keyView = (key: ApiKey) => ({
   keyId: key.keyId,

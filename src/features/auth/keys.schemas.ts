@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable, OrgId, Timestamp } from '../../shared/schemas.js';
-import { SCOPES } from './scopes.js';
+import { SCOPES } from '../../shared/vocabulary.js';
 
 export const ScopeSchema = Type.Union(
   [

@@ -2,8 +2,9 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Em } from '../../platform/db/database.js';
 import { badRequest, resourceNotFound } from '../../platform/errors.js';
 import { reportCache } from '../../platform/metrics/events.js';
+import type { Scope } from '../../shared/vocabulary.js';
 import { ApiKey } from './api-key.entity.js';
-import type { Principal, Scope } from './scopes.js';
+import type { Principal } from './scopes.js';
 
 const KEY_PREFIX = 'cmp_';
 

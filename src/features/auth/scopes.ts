@@ -1,5 +1,4 @@
-export const SCOPES = ['read', 'write', 'attest', 'export', 'admin'] as const;
-export type Scope = (typeof SCOPES)[number];
+import type { Scope } from '../../shared/vocabulary.js';
 
 /** Who made a request: a tenant key (one org) or a platform key (`orgId: null`, every org). */
 export interface Principal {

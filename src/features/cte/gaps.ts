@@ -19,8 +19,7 @@
  * others map to is critical for an organization running a high-risk AI system and important otherwise.
  */
 
-import type { AssessmentSource, GapPriority } from '../../shared/vocabulary.js';
-import type { RiskLevel } from '../ai-systems/ai-system.js';
+import type { AssessmentSource, GapPriority, RiskLevel } from '../../shared/vocabulary.js';
 import type { Requirement, RequirementRef } from './framework.types.js';
 import {
   type ControlStatus,

@@ -6,7 +6,7 @@
 
 import type { Em } from '../../platform/db/database.js';
 import { readRecordStates } from '../../records/records.store.js';
-import type { RiskLevel } from '../ai-systems/ai-system.js';
+import type { RiskLevel } from '../../shared/vocabulary.js';
 import { activeRiskLevels } from '../ai-systems/ai-systems.service.js';
 import type { DirectRecords, OrgControlState } from './graph.js';
 

@@ -7,14 +7,7 @@ import type { Static } from 'typebox';
 import type { Em } from '../../platform/db/database.js';
 import { badRequest, resourceNotFound } from '../../platform/errors.js';
 import type { JobRunner } from '../../platform/jobs/jobs.js';
-import {
-  DAY_MS,
-  type Interval,
-  parseInstant,
-  periodsBetween,
-  startOfUtcDay,
-  utcDay,
-} from '../../platform/time.js';
+import { DAY_MS, parseInstant, periodsBetween, startOfUtcDay, utcDay } from '../../platform/time.js';
 import { readStatesAndChanges } from '../../records/records.store.js';
 import {
   type ControlState,
@@ -25,7 +18,7 @@ import {
   scoreOf,
 } from '../../records/score.js';
 import { atBounds, countsAtBounds, splitStateKey, stateKey } from '../../records/state-log.js';
-import { ISO_42001 } from '../../shared/vocabulary.js';
+import { type Interval, ISO_42001 } from '../../shared/vocabulary.js';
 import { analysisOf } from '../cte/analysis.service.js';
 import {
   type CoverageResult,

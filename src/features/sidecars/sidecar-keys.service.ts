@@ -1,8 +1,8 @@
 import type { Static } from 'typebox';
 import type { Em } from '../../platform/db/database.js';
 import { badRequest, conflict, resourceNotFound } from '../../platform/errors.js';
+import { sidecarKeyIdOfRaw } from '../../shared/sidecar-key-id.js';
 import { ed25519FromStored, KeyFormatError, parseEd25519PublicKey } from './ed25519.js';
-import { sidecarKeyIdOfRaw } from './key-id.js';
 import type { SidecarKeySchema } from './sidecar-keys.schemas.js';
 
 export type SidecarKeyView = Static<typeof SidecarKeySchema>;

@@ -1,7 +1,8 @@
 import { type Command, Option } from 'commander';
 import { REQUIREMENT_STATUSES } from '../../../shared/vocabulary.js';
+import { requirementPath } from '../../api-client/paths.js';
 import { type Cli, UsageError } from '../cli.js';
-import { type RequirementItem, requirementPath, showRequirement } from '../views/requirement-view.js';
+import { type RequirementItem, showRequirement } from '../views/requirement-view.js';
 
 interface AssessOptions {
   status?: string;

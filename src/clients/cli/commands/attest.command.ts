@@ -1,14 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
+import { ApiError, ConnectionError } from '../../api-client/client.js';
 import {
   AttestationClient,
   AttestationPostError,
   buildAttestation,
   type IdentifiedAttestation,
   signAttestation,
-} from '../../../features/attestations/client.js';
-import { loadCliConfig } from '../../../platform/config.js';
-import { ApiError, ConnectionError } from '../../api-client/client.js';
+} from '../../sidecar/client.js';
 import { type Cli, csv, parseInteger, UsageError } from '../cli.js';
 import { print } from '../output.js';
 import { recordText } from './attestations.command.js';
@@ -93,7 +92,7 @@ export function registerAttestCommand(program: Command, cli: Cli): void {
     .option('--timestamp <iso>', 'when it was observed, ISO 8601 UTC with milliseconds (default: now)')
     .option('--retries <n>', 'further attempts on network errors, 429 and 5xx', parseInteger, 5)
     .action(async (options: AttestOptions, command: Command) => {
-      const apiKey = command.optsWithGlobals<{ apiKey?: string }>().apiKey ?? loadCliConfig().apiKey;
+      const apiKey = cli.apiKey(command);
       if (!apiKey) throw new UsageError('No API key: pass --api-key or set COMPLY_API_KEY (scope attest)');
       const client = new AttestationClient({
         baseUrl: cli.client(command).baseUrl,

@@ -1,11 +1,10 @@
 import { type Command, Option } from 'commander';
-import type { AttestationRecord } from '../../../features/attestations/attestation-content.js';
 import type { AttestationPage } from '../../../features/attestations/attestations.query.js';
 import type { EpochSummary } from '../../../features/attestations/epochs.service.js';
+import type { AttestationRecord } from '../../../shared/attestation-content.js';
+import { attestationPath, epochPath } from '../../api-client/paths.js';
 import { type Cli, parseInteger } from '../cli.js';
 import { describe, print } from '../output.js';
-
-const attestationsPath = (org: string) => `/orgs/${encodeURIComponent(org)}/attestations`;
 
 /** A bare date reads as the whole day, in UTC: from its first to its last millisecond. */
 const dayBound = (value: string | undefined, end: boolean) =>
@@ -53,7 +52,7 @@ export function registerAttestationCommands(program: Command, cli: Cli): void {
         },
         command: Command,
       ) => {
-        const page = await cli.client(command).get<AttestationPage>(attestationsPath(cli.org(command)), {
+        const page = await cli.client(command).get<AttestationPage>(attestationPath(cli.org(command)), {
           level: options.level,
           epochId: options.epoch,
           from: dayBound(options.from, false),
@@ -95,7 +94,7 @@ export function registerAttestationCommands(program: Command, cli: Cli): void {
     .action(async (attestationId: string, _options, command: Command) => {
       const record = await cli
         .client(command)
-        .get<AttestationRecord>(`${attestationsPath(cli.org(command))}/${encodeURIComponent(attestationId)}`);
+        .get<AttestationRecord>(attestationPath(cli.org(command), attestationId));
       await print({ json: cli.json(command) }, { data: record, text: recordText(record) });
     });
 
@@ -103,9 +102,7 @@ export function registerAttestationCommands(program: Command, cli: Cli): void {
     .command('epoch <epochId>')
     .description("an epoch's count, time span and Merkle root (to check an export is complete and unaltered)")
     .action(async (epochId: string, _options, command: Command) => {
-      const epoch = await cli
-        .client(command)
-        .get<EpochSummary>(`${attestationsPath(cli.org(command))}/epochs/${encodeURIComponent(epochId)}`);
+      const epoch = await cli.client(command).get<EpochSummary>(epochPath(cli.org(command), epochId));
       await print(
         { json: cli.json(command) },
         {

@@ -1,27 +1,21 @@
 import { type Command, Option } from 'commander';
-import type { Static } from 'typebox';
 import type { ComplianceView } from '../../../features/compliance/compliance.service.js';
 import type {
   SnapshotSummary,
   SnapshotVerification,
   SnapshotView,
 } from '../../../features/compliance/snapshots.service.js';
-import type { FrameworkComplianceSchema } from '../../../features/requirements/requirements.schemas.js';
-import type { HistoryView } from '../../../features/scores/history.service.js';
 import { INTERVALS } from '../../../shared/vocabulary.js';
+import { score as percent } from '../../api-client/format.js';
+import { compliancePath, frameworkPath, snapshotPath } from '../../api-client/paths.js';
+import type { FrameworkCompliance, History } from '../../api-client/types.js';
 import type { Cli } from '../cli.js';
 import { describe, print } from '../output.js';
 import type { TableData } from '../ui/plain-table.js';
 import { sparkline } from '../ui/sparkline.js';
-import { frameworkPath } from '../views/requirement-view.js';
-
-const orgPath = (org: string) => `/orgs/${encodeURIComponent(org)}`;
-const percent = (score: number | null) => (score === null ? 'n/a' : `${score}%`);
-
-type FrameworkCompliance = Static<typeof FrameworkComplianceSchema>;
 
 /** "▁▂▃▅ 9.5%": the trend, then where it ends. */
-function trend(history: HistoryView): string {
+function trend(history: History): string {
   const scores = history.points.map((point) => point.score);
   return `${sparkline(scores)} ${percent(scores.at(-1) ?? null)}`;
 }
@@ -57,7 +51,7 @@ async function frameworkScore(cli: Cli, command: Command, frameworkId: string): 
     await print({ json }, { data: score });
     return;
   }
-  const history = await client.get<HistoryView>(frameworkPath(org, frameworkId, '/compliance/history'));
+  const history = await client.get<History>(frameworkPath(org, frameworkId, '/compliance/history'));
   const { direct, inferred, none } = score.assessed;
   await print(
     { json },
@@ -105,12 +99,12 @@ Example:
       const client = cli.client(command);
       const org = cli.org(command);
       const json = cli.json(command);
-      const score = await client.get<ComplianceView>(`${orgPath(org)}/compliance`);
+      const score = await client.get<ComplianceView>(compliancePath(org));
       if (json) {
         await print({ json }, { data: score });
         return;
       }
-      const history = await client.get<HistoryView>(`${orgPath(org)}/compliance/history`);
+      const history = await client.get<History>(compliancePath(org, '/history'));
       await print(
         { json },
         {
@@ -148,9 +142,9 @@ Example:
         const org = cli.org(command);
         const history = await cli
           .client(command)
-          .get<HistoryView>(
+          .get<History>(
             framework === undefined
-              ? `${orgPath(org)}/compliance/history`
+              ? compliancePath(org, '/history')
               : frameworkPath(org, framework, '/compliance/history'),
             query,
           );
@@ -184,7 +178,7 @@ Example:
     .action(async (label: string, options: { notes?: string }, command: Command) => {
       const created = await cli
         .client(command)
-        .post<SnapshotView>(`${orgPath(cli.org(command))}/compliance/snapshot`, {
+        .post<SnapshotView>(compliancePath(cli.org(command), '/snapshot'), {
           label,
           notes: options.notes,
         });
@@ -210,12 +204,9 @@ Example:
     .action(async (_options, command: Command) => {
       const result = await cli
         .client(command)
-        .get<{ snapshots: SnapshotSummary[]; total: number }>(
-          `${orgPath(cli.org(command))}/compliance/snapshots`,
-          {
-            limit: 200,
-          },
-        );
+        .get<{ snapshots: SnapshotSummary[]; total: number }>(snapshotPath(cli.org(command)), {
+          limit: 200,
+        });
       await print(
         { json: cli.json(command) },
         {
@@ -233,7 +224,7 @@ Example:
     .description('one snapshot: its summary, hash check and every control')
     .action(async (snapshotId: string, _options, command: Command) => {
       const client = cli.client(command);
-      const path = `${orgPath(cli.org(command))}/compliance/snapshots/${encodeURIComponent(snapshotId)}`;
+      const path = snapshotPath(cli.org(command), snapshotId);
       const shown = await client.get<SnapshotView>(path);
       if (cli.json(command)) {
         await print({ json: true }, { data: shown });
@@ -274,9 +265,7 @@ Example:
     .action(async (snapshotId: string, _options, command: Command) => {
       const check = await cli
         .client(command)
-        .get<SnapshotVerification>(
-          `${orgPath(cli.org(command))}/compliance/snapshots/${encodeURIComponent(snapshotId)}/verify`,
-        );
+        .get<SnapshotVerification>(snapshotPath(cli.org(command), snapshotId, '/verify'));
       await print(
         { json: cli.json(command) },
         {

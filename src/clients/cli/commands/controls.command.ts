@@ -1,11 +1,9 @@
 import type { Command } from 'commander';
 import type { ControlView, OrgControlView } from '../../../features/controls/controls.service.js';
 import { REQUIREMENT_STATUSES } from '../../../shared/vocabulary.js';
+import { controlPath, libraryControlPath } from '../../api-client/paths.js';
 import { type Cli, parseBoolean, UsageError } from '../cli.js';
 import { describe, print } from '../output.js';
-
-const controlPath = (org: string, controlId: string, suffix = '') =>
-  `/orgs/${encodeURIComponent(org)}/controls/${encodeURIComponent(controlId)}${suffix}`;
 
 const showOrgControl = (json: boolean, control: OrgControlView) =>
   print(
@@ -45,13 +43,11 @@ export function registerControlCommands(program: Command, cli: Cli): void {
         const json = cli.json(command);
         const org = cli.optionalOrg(command);
         if (org && !options.search) {
-          const result = await cli
-            .client(command)
-            .get<{ controls: OrgControlView[] }>(`/orgs/${encodeURIComponent(org)}/controls`, {
-              domain: options.domain,
-              status: options.status,
-              applicable: options.applicable,
-            });
+          const result = await cli.client(command).get<{ controls: OrgControlView[] }>(controlPath(org), {
+            domain: options.domain,
+            status: options.status,
+            applicable: options.applicable,
+          });
           await print(
             { json },
             {
@@ -72,7 +68,7 @@ export function registerControlCommands(program: Command, cli: Cli): void {
         }
         if (options.status || options.applicable !== undefined)
           throw new UsageError('--status and --applicable need --org');
-        const result = await cli.client(command).get<{ controls: ControlView[] }>('/controls', {
+        const result = await cli.client(command).get<{ controls: ControlView[] }>(libraryControlPath(), {
           domain: options.domain,
           search: options.search,
         });
@@ -102,9 +98,7 @@ export function registerControlCommands(program: Command, cli: Cli): void {
         );
         return;
       }
-      const control = await cli
-        .client(command)
-        .get<ControlView>(`/controls/${encodeURIComponent(controlId)}`);
+      const control = await cli.client(command).get<ControlView>(libraryControlPath(controlId));
       await print(
         { json },
         {

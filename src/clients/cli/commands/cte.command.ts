@@ -1,28 +1,27 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import type { Static } from 'typebox';
+import { percent } from '../../api-client/format.js';
+import { ctePath } from '../../api-client/paths.js';
 import type {
-  ConflictListSchema,
-  CoverageSchema,
-  FrameworkCoverageSchema,
-  FrameworkDetailSchema,
-  FrameworkListSchema,
-  GapReportSchema,
-  ImportResultSchema,
-  RequirementCoverageSchema,
-  SearchResultSchema,
-} from '../../../features/cte/cte.schemas.js';
+  ConflictList,
+  Coverage,
+  FrameworkCoverage,
+  FrameworkDetail,
+  FrameworkList,
+  GapReport,
+  ImportResult,
+  RequirementCoverage,
+  SearchResult,
+} from '../../api-client/types.js';
 import { type Cli, parseInteger, UsageError } from '../cli.js';
 import { describe, print, withProgress } from '../output.js';
 import { printHeatmap } from '../ui/cte-heatmap.js';
 import { registerFrameworkStatusCommand } from './frameworks-status.command.js';
 
-const percent = (value: number | null) => (value === null ? 'n/a' : `${(value * 100).toFixed(1)}%`);
 const bar = (value: number | null, width = 20) => {
   const filled = Math.round((value ?? 0) * width);
   return `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
 };
-const path = (...segments: string[]) => segments.map(encodeURIComponent).join('/');
 
 export function registerCteCommands(program: Command, cli: Cli): void {
   const frameworks = program
@@ -33,7 +32,7 @@ export function registerCteCommands(program: Command, cli: Cli): void {
     .command('list')
     .description('built-in and imported frameworks with their size')
     .action(async (_options, command: Command) => {
-      const result = await cli.client(command).get<Static<typeof FrameworkListSchema>>('/cte/frameworks');
+      const result = await cli.client(command).get<FrameworkList>(ctePath('frameworks'));
       await print(
         { json: cli.json(command) },
         {
@@ -50,9 +49,7 @@ export function registerCteCommands(program: Command, cli: Cli): void {
     .command('show <frameworkId>')
     .description('one framework and its requirements')
     .action(async (frameworkId: string, _options, command: Command) => {
-      const framework = await cli
-        .client(command)
-        .get<Static<typeof FrameworkDetailSchema>>(`/cte/frameworks/${path(frameworkId)}`);
+      const framework = await cli.client(command).get<FrameworkDetail>(ctePath('frameworks', frameworkId));
       await print(
         { json: cli.json(command) },
         {
@@ -79,11 +76,9 @@ export function registerCteCommands(program: Command, cli: Cli): void {
     .command('gaps <frameworkId>')
     .description('unmet requirements of a framework for the org, by priority, with what to do')
     .action(async (frameworkId: string, _options, command: Command) => {
-      const report = await cli
-        .client(command)
-        .get<Static<typeof GapReportSchema>>(`/cte/gaps/${path(frameworkId)}`, {
-          orgId: cli.optionalOrg(command),
-        });
+      const report = await cli.client(command).get<GapReport>(ctePath('gaps', frameworkId), {
+        orgId: cli.optionalOrg(command),
+      });
       const { critical, important, minor } = report.summary;
       await print(
         { json: cli.json(command) },
@@ -109,8 +104,8 @@ export function registerCteCommands(program: Command, cli: Cli): void {
         const query = { orgId: cli.optionalOrg(command) };
         const json = cli.json(command);
         if (frameworkId && requirementId) {
-          const why = await client.get<Static<typeof RequirementCoverageSchema>>(
-            `/cte/coverage/${path(frameworkId, requirementId)}`,
+          const why = await client.get<RequirementCoverage>(
+            ctePath('coverage', frameworkId, requirementId),
             query,
           );
           const lines = why.justifications.map(
@@ -148,10 +143,7 @@ export function registerCteCommands(program: Command, cli: Cli): void {
           return;
         }
         if (frameworkId) {
-          const result = await client.get<Static<typeof FrameworkCoverageSchema>>(
-            `/cte/coverage/${path(frameworkId)}`,
-            query,
-          );
+          const result = await client.get<FrameworkCoverage>(ctePath('coverage', frameworkId), query);
           await print(
             { json },
             {
@@ -172,7 +164,7 @@ export function registerCteCommands(program: Command, cli: Cli): void {
           );
           return;
         }
-        const report = await client.get<Static<typeof CoverageSchema>>('/cte/coverage', query);
+        const report = await client.get<Coverage>(ctePath('coverage'), query);
         await print(
           { json },
           {
@@ -218,7 +210,7 @@ export function registerCteCommands(program: Command, cli: Cli): void {
     .option('--kind <kind>', 'contradiction, tension or overlap')
     .option('--severity <severity>', 'high, medium or low')
     .action(async (options: { framework?: string; kind?: string; severity?: string }, command: Command) => {
-      const result = await cli.client(command).get<Static<typeof ConflictListSchema>>('/cte/conflicts', {
+      const result = await cli.client(command).get<ConflictList>(ctePath('conflicts'), {
         frameworkId: options.framework,
         kind: options.kind,
         severity: options.severity,
@@ -246,12 +238,10 @@ export function registerCteCommands(program: Command, cli: Cli): void {
     .description('requirements of every framework closest in meaning to a text')
     .option('--limit <n>', 'how many results (1-100)', parseInteger, 10)
     .action(async (text: string, options: { limit: number }, command: Command) => {
-      const result = await cli
-        .client(command)
-        .post<Static<typeof SearchResultSchema>>('/cte/embeddings/distance', {
-          query: text,
-          limit: options.limit,
-        });
+      const result = await cli.client(command).post<SearchResult>(ctePath('embeddings', 'distance'), {
+        query: text,
+        limit: options.limit,
+      });
       await print(
         { json: cli.json(command) },
         {
@@ -286,7 +276,7 @@ export function registerCteCommands(program: Command, cli: Cli): void {
       }
       const client = cli.client(command);
       const result = await withProgress({ json }, `Importing ${file}`, () =>
-        client.request<Static<typeof ImportResultSchema>>('POST', '/cte/frameworks/import', {
+        client.request<ImportResult>('POST', ctePath('frameworks', 'import'), {
           query: { frameworkId: options.id },
           body: document,
         }),

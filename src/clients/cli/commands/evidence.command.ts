@@ -1,20 +1,19 @@
 import { type Command, Option } from 'commander';
-import type { Static } from 'typebox';
 import type { EvidencePage, EvidenceView } from '../../../features/evidence/evidence.service.js';
-import type { RequirementEvidenceSchema } from '../../../features/requirements/requirements.schemas.js';
 import { EVIDENCE_TYPES } from '../../../shared/vocabulary.js';
+import { controlPath, requirementPath } from '../../api-client/paths.js';
+import type { RequirementEvidence } from '../../api-client/types.js';
 import { type Cli, parseInteger } from '../cli.js';
 import { describe, print } from '../output.js';
-import { requirementPath } from '../views/requirement-view.js';
 
 /** An ISO/IEC 42001 control's evidence by default; with --framework, a requirement of that framework. */
 const evidencePath = (org: string, requirementId: string, frameworkId: string | undefined) =>
   frameworkId === undefined
-    ? `/orgs/${encodeURIComponent(org)}/controls/${encodeURIComponent(requirementId)}/evidence`
+    ? controlPath(org, requirementId, '/evidence')
     : requirementPath(org, frameworkId, requirementId, '/evidence');
 
 /** What the requirement routes return: the control evidence plus the framework and requirement. */
-type Evidence = EvidenceView & Partial<Pick<Static<typeof RequirementEvidenceSchema>, 'frameworkId'>>;
+type Evidence = EvidenceView & Partial<Pick<RequirementEvidence, 'frameworkId'>>;
 
 const frameworkOption = () =>
   new Option(

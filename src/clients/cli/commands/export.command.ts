@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
-import { SOA_FORMATS } from '../../../features/exports/soa/soa.types.js';
+import { SOA_FORMATS } from '../../../shared/vocabulary.js';
 import type { Query, RawResponse } from '../../api-client/client.js';
+import { exportPath } from '../../api-client/paths.js';
 import { type Cli, UsageError } from '../cli.js';
 import { print, withProgress } from '../output.js';
 
@@ -59,8 +60,6 @@ export function registerExportCommands(program: Command, cli: Cli): void {
   const exports = program
     .command('export')
     .description('export the org for auditors and pipelines: OSCAL package or Statement of Applicability');
-  const exportPath = (command: Command, kind: string) =>
-    `/orgs/${encodeURIComponent(cli.org(command))}/export/${kind}`;
 
   exports
     .command('oscal')
@@ -72,7 +71,7 @@ export function registerExportCommands(program: Command, cli: Cli): void {
         cli,
         command,
         'Exporting the OSCAL package',
-        exportPath(command, 'oscal'),
+        exportPath(cli.org(command), 'oscal'),
         { format: options.zip ? 'zip' : undefined },
         options,
       );
@@ -89,7 +88,7 @@ export function registerExportCommands(program: Command, cli: Cli): void {
         cli,
         command,
         'Exporting the Statement of Applicability',
-        exportPath(command, 'soa'),
+        exportPath(cli.org(command), 'soa'),
         { format: options.format, snapshotId: options.snapshot },
         options,
       );

@@ -1,11 +1,9 @@
 import type { Command } from 'commander';
-import type { Static } from 'typebox';
-import type { OrgFrameworkListSchema } from '../../../features/requirements/requirements.schemas.js';
+import { percent, score } from '../../api-client/format.js';
+import { frameworkPath } from '../../api-client/paths.js';
+import type { OrgFrameworkList } from '../../api-client/types.js';
 import type { Cli } from '../cli.js';
 import { print } from '../output.js';
-
-const score = (value: number | null) => (value === null ? 'n/a' : `${value}%`);
-const coverage = (value: number | null) => (value === null ? 'n/a' : `${(value * 100).toFixed(1)}%`);
 
 /** `comply frameworks status`: a subcommand of the `frameworks` group that `cte.command.ts` creates. */
 export function registerFrameworkStatusCommand(frameworks: Command, cli: Cli): void {
@@ -25,11 +23,7 @@ Example:
   $ comply frameworks status --json`,
     )
     .action(async (_options, command: Command) => {
-      const result = await cli
-        .client(command)
-        .get<Static<typeof OrgFrameworkListSchema>>(
-          `/orgs/${encodeURIComponent(cli.org(command))}/frameworks`,
-        );
+      const result = await cli.client(command).get<OrgFrameworkList>(frameworkPath(cli.org(command)));
       await print(
         { json: cli.json(command) },
         {
@@ -56,7 +50,7 @@ Example:
               f.assessed.inferred,
               f.assessed.none,
               f.counts.notApplicable,
-              coverage(f.coverage),
+              percent(f.coverage),
               f.name,
             ]),
           },

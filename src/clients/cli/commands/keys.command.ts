@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { SCOPES, type Scope } from '../../../features/auth/scopes.js';
-import { loadConfig } from '../../../platform/config.js';
+import { SCOPES, type Scope } from '../../../shared/vocabulary.js';
+import { apiKeyPath } from '../../api-client/paths.js';
 import { type Cli, csv, UsageError } from '../cli.js';
 import { describe, print } from '../output.js';
 
@@ -52,27 +52,15 @@ export function registerKeyCommands(program: Command, cli: Cli): void {
         const json = cli.json(command);
         if (options.admin || options.direct) {
           if (!(options.admin && options.direct)) throw new UsageError('--admin and --direct go together');
-          const { openDatabase } = await import('../../../platform/db/database.js');
-          const { createKey } = await import('../../../features/auth/keys.service.js');
-          const db = await openDatabase(loadConfig());
-          try {
-            const key = await createKey(db.em(), {
-              orgId: null,
-              scopes: ['admin'],
-              name: options.name ?? 'recovery',
-            });
-            await showCreated(json, { ...key, createdAt: key.createdAt.toISOString() });
-          } finally {
-            await db.close();
-          }
+          // Loaded on demand: only this recovery path opens the database itself.
+          const { createRecoveryKey } = await import('../daemon/recovery-key.js');
+          await showCreated(json, await createRecoveryKey(options.name ?? 'recovery'));
           return;
         }
-        const key = await cli
-          .client(command)
-          .post<Key>(`/orgs/${encodeURIComponent(cli.org(command))}/keys`, {
-            scopes: parseScopes(options.scopes),
-            name: options.name,
-          });
+        const key = await cli.client(command).post<Key>(apiKeyPath(cli.org(command)), {
+          scopes: parseScopes(options.scopes),
+          name: options.name,
+        });
         await showCreated(json, key);
       },
     );
@@ -81,9 +69,7 @@ export function registerKeyCommands(program: Command, cli: Cli): void {
     .command('list')
     .description("list an org's keys (never their secrets)")
     .action(async (_options, command: Command) => {
-      const result = await cli
-        .client(command)
-        .get<{ keys: Key[] }>(`/orgs/${encodeURIComponent(cli.org(command))}/keys`);
+      const result = await cli.client(command).get<{ keys: Key[] }>(apiKeyPath(cli.org(command)));
       await print(
         { json: cli.json(command) },
         {
@@ -106,9 +92,7 @@ export function registerKeyCommands(program: Command, cli: Cli): void {
     .command('revoke <keyId>')
     .description('revoke a key; requests with it are refused from then on')
     .action(async (keyId: string, _options, command: Command) => {
-      await cli
-        .client(command)
-        .delete(`/orgs/${encodeURIComponent(cli.org(command))}/keys/${encodeURIComponent(keyId)}`);
+      await cli.client(command).delete(apiKeyPath(cli.org(command), keyId));
       await print({ json: cli.json(command) }, { data: { keyId, revoked: true }, text: `Revoked ${keyId}` });
     });
 }

@@ -1,20 +1,14 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import type { Static } from 'typebox';
-import type {
-  EdgeSchema,
-  SimilarResultSchema,
-  SuggestionListSchema,
-} from '../../../features/cte/cte.schemas.js';
 import { ApiError } from '../../api-client/client.js';
+import { ctePath } from '../../api-client/paths.js';
+import type { Edge, SimilarResult, SuggestionList } from '../../api-client/types.js';
 import { type Cli, parseInteger, UsageError } from '../cli.js';
 import { describe, print } from '../output.js';
 
-type Edge = Static<typeof EdgeSchema>;
-type Suggestion = Static<typeof SuggestionListSchema>['suggestions'][number];
+type Suggestion = SuggestionList['suggestions'][number];
 
 const RELATIONSHIPS = ['equal', 'subset', 'superset', 'intersect'];
-const path = (...segments: string[]) => segments.map(encodeURIComponent).join('/');
 
 function parseScore(value: string): number {
   const parsed = Number(value);
@@ -107,10 +101,10 @@ export function registerMappingCommands(program: Command, cli: Cli): void {
       ) => {
         const result = await cli
           .client(command)
-          .get<Static<typeof SimilarResultSchema>>(
-            `/cte/frameworks/${path(frameworkId)}/requirements/${path(requirementId)}/similar`,
-            { limit: options.limit, frameworkId: options.framework },
-          );
+          .get<SimilarResult>(ctePath('frameworks', frameworkId, 'requirements', requirementId, 'similar'), {
+            limit: options.limit,
+            frameworkId: options.framework,
+          });
         await print(
           { json: cli.json(command) },
           {
@@ -142,7 +136,7 @@ export function registerMappingCommands(program: Command, cli: Cli): void {
     .option('--to <frameworkId>', 'only edges with an end in this framework')
     .option('--added', 'only edges added through the API')
     .action(async (options: { from?: string; to?: string; added?: boolean }, command: Command) => {
-      const document = await cli.client(command).get<MappingCollection>('/cte/mappings');
+      const document = await cli.client(command).get<MappingCollection>(ctePath('mappings'));
       const touches = (edge: ListedEdge, frameworkId?: string) =>
         !frameworkId || edge.sourceFrameworkId === frameworkId || edge.targetFrameworkId === frameworkId;
       const edges = edgesOf(document).filter(
@@ -186,7 +180,7 @@ export function registerMappingCommands(program: Command, cli: Cli): void {
         if (!RELATIONSHIPS.includes(relationship)) {
           throw new UsageError(`relationship must be one of ${RELATIONSHIPS.join(', ')}`);
         }
-        const edge = await cli.client(command).post<Edge>('/cte/mappings', {
+        const edge = await cli.client(command).post<Edge>(ctePath('mappings'), {
           sourceFrameworkId,
           sourceId,
           targetFrameworkId,
@@ -213,7 +207,7 @@ export function registerMappingCommands(program: Command, cli: Cli): void {
     .command('remove <edgeId>')
     .description('delete an edge added through the API (platform key); shipped edges stay')
     .action(async (edgeId: string, _options, command: Command) => {
-      await cli.client(command).delete(`/cte/mappings/${path(edgeId)}`);
+      await cli.client(command).delete(ctePath('mappings', edgeId));
       await print(
         { json: cli.json(command) },
         { data: { edgeId, deleted: true }, text: `deleted ${edgeId}` },
@@ -249,7 +243,7 @@ export function registerMappingCommands(program: Command, cli: Cli): void {
           throw new UsageError('--dry-run goes with --accept-above');
         }
         const client = cli.client(command);
-        const result = await client.get<Static<typeof SuggestionListSchema>>('/cte/mappings/suggestions', {
+        const result = await client.get<SuggestionList>(ctePath('mappings', 'suggestions'), {
           from: options.from,
           to: options.to,
           limit: options.limit,
@@ -285,7 +279,7 @@ export function registerMappingCommands(program: Command, cli: Cli): void {
             continue;
           }
           try {
-            const edge = await client.post<Edge>('/cte/mappings', {
+            const edge = await client.post<Edge>(ctePath('mappings'), {
               sourceFrameworkId: result.from,
               sourceId: suggestion.sourceId,
               targetFrameworkId: result.to,

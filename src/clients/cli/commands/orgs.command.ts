@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { OrgView } from '../../../features/orgs/orgs.service.js';
+import { orgPath } from '../../api-client/paths.js';
 import type { Cli } from '../cli.js';
 import { describe, print } from '../output.js';
 
@@ -31,7 +32,7 @@ export function registerOrgCommands(program: Command, cli: Cli): void {
     .action(async (orgId: string, options: { name: string }, command: Command) => {
       await showOrg(
         cli.json(command),
-        await cli.client(command).post<OrgView>('/orgs', { orgId, name: options.name }),
+        await cli.client(command).post<OrgView>(orgPath(), { orgId, name: options.name }),
       );
     });
 
@@ -40,10 +41,7 @@ export function registerOrgCommands(program: Command, cli: Cli): void {
     .description('an organization with its compliance summary (default: --org / COMPLY_ORG)')
     .action(async (orgId: string | undefined, _options, command: Command) => {
       const id = orgId ?? cli.org(command);
-      await showOrg(
-        cli.json(command),
-        await cli.client(command).get<OrgView>(`/orgs/${encodeURIComponent(id)}`),
-      );
+      await showOrg(cli.json(command), await cli.client(command).get<OrgView>(orgPath(id)));
     });
 
   orgs
@@ -52,7 +50,7 @@ export function registerOrgCommands(program: Command, cli: Cli): void {
     .action(async (_options, command: Command) => {
       const result = await cli
         .client(command)
-        .get<{ orgs: { orgId: string; name: string; createdAt: string }[] }>('/orgs');
+        .get<{ orgs: { orgId: string; name: string; createdAt: string }[] }>(orgPath());
       await print(
         { json: cli.json(command) },
         {

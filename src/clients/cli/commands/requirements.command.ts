@@ -1,15 +1,10 @@
 import { type Command, Option } from 'commander';
-import type { Static } from 'typebox';
-import type { RequirementListSchema } from '../../../features/requirements/requirements.schemas.js';
 import { ASSESSMENT_SOURCES, REQUIREMENT_STATUSES } from '../../../shared/vocabulary.js';
+import { frameworkPath, requirementPath } from '../../api-client/paths.js';
+import type { RequirementList } from '../../api-client/types.js';
 import { type Cli, parseBoolean } from '../cli.js';
 import { print } from '../output.js';
-import {
-  frameworkPath,
-  type RequirementItem,
-  requirementPath,
-  showRequirement,
-} from '../views/requirement-view.js';
+import { type RequirementItem, showRequirement } from '../views/requirement-view.js';
 
 /** Titles are cut so the columns after them stay aligned in plain text too. */
 const TITLE_WIDTH = 48;
@@ -54,10 +49,7 @@ Example:
       ) => {
         const result = await cli
           .client(command)
-          .get<Static<typeof RequirementListSchema>>(
-            frameworkPath(cli.org(command), frameworkId, '/requirements'),
-            options,
-          );
+          .get<RequirementList>(frameworkPath(cli.org(command), frameworkId, '/requirements'), options);
         await print(
           { json: cli.json(command) },
           {

@@ -2,10 +2,9 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { SidecarKeyView } from '../../../features/sidecars/sidecar-keys.service.js';
+import { sidecarKeyPath } from '../../api-client/paths.js';
 import { type Cli, UsageError } from '../cli.js';
 import { describe, print } from '../output.js';
-
-const keysPath = (org: string) => `/orgs/${encodeURIComponent(org)}/sidecar-keys`;
 
 /** The public key to register: a private key file is accepted too, and only its public half leaves. */
 function readPublicKey(file: string): string {
@@ -38,7 +37,7 @@ export function registerSidecarCommands(program: Command, cli: Cli): void {
     .option('--key-id <id>', 'id to register under (default: derived from the key, as sidecars derive it)')
     .option('--name <name>', 'a label to recognise the sidecar by')
     .action(async (options: { publicKey: string; keyId?: string; name?: string }, command: Command) => {
-      const key = await cli.client(command).post<SidecarKeyView>(keysPath(cli.org(command)), {
+      const key = await cli.client(command).post<SidecarKeyView>(sidecarKeyPath(cli.org(command)), {
         publicKey: readPublicKey(options.publicKey),
         keyId: options.keyId,
         name: options.name,
@@ -63,7 +62,7 @@ export function registerSidecarCommands(program: Command, cli: Cli): void {
     .action(async (_options, command: Command) => {
       const result = await cli
         .client(command)
-        .get<{ sidecarKeys: SidecarKeyView[] }>(keysPath(cli.org(command)));
+        .get<{ sidecarKeys: SidecarKeyView[] }>(sidecarKeyPath(cli.org(command)));
       await print(
         { json: cli.json(command) },
         {
@@ -86,7 +85,7 @@ export function registerSidecarCommands(program: Command, cli: Cli): void {
     .command('revoke <keyId>')
     .description('revoke a sidecar key: L2 attestations it signs are refused from then on')
     .action(async (keyId: string, _options, command: Command) => {
-      await cli.client(command).delete(`${keysPath(cli.org(command))}/${encodeURIComponent(keyId)}`);
+      await cli.client(command).delete(sidecarKeyPath(cli.org(command), keyId));
       await print({ json: cli.json(command) }, { data: { keyId, revoked: true }, text: `Revoked ${keyId}` });
     });
 }

@@ -1,10 +1,10 @@
 import { type Command, Option } from 'commander';
-import { LIFECYCLE_STAGES, RISK_LEVELS } from '../../../features/ai-systems/ai-system.js';
 import type { AiSystemView } from '../../../features/ai-systems/ai-systems.service.js';
+import { LIFECYCLE_STAGES, RISK_LEVELS } from '../../../shared/vocabulary.js';
+import { aiSystemPath } from '../../api-client/paths.js';
 import { type Cli, UsageError } from '../cli.js';
 import { describe, print } from '../output.js';
 
-const systemsPath = (org: string) => `/orgs/${encodeURIComponent(org)}/ai-systems`;
 const riskOption = (description: string) => new Option('--risk <level>', description).choices(RISK_LEVELS);
 const stageOption = (description: string) =>
   new Option('--stage <stage>', description).choices(LIFECYCLE_STAGES);
@@ -56,7 +56,7 @@ export function registerSystemCommands(program: Command, cli: Cli): void {
     .action(async (options: { risk?: string; stage?: string }, command: Command) => {
       const result = await cli
         .client(command)
-        .get<{ systems: AiSystemView[] }>(systemsPath(cli.org(command)), {
+        .get<{ systems: AiSystemView[] }>(aiSystemPath(cli.org(command)), {
           riskLevel: options.risk,
           lifecycleStage: options.stage,
         });
@@ -85,7 +85,7 @@ export function registerSystemCommands(program: Command, cli: Cli): void {
         cli.json(command),
         await cli
           .client(command)
-          .post<AiSystemView>(systemsPath(cli.org(command)), body({ ...options, name })),
+          .post<AiSystemView>(aiSystemPath(cli.org(command)), body({ ...options, name })),
       );
     });
 
@@ -106,9 +106,7 @@ export function registerSystemCommands(program: Command, cli: Cli): void {
         throw new UsageError('Nothing to change: give at least one option');
       await showSystem(
         cli.json(command),
-        await cli
-          .client(command)
-          .put<AiSystemView>(`${systemsPath(cli.org(command))}/${encodeURIComponent(systemId)}`, changes),
+        await cli.client(command).put<AiSystemView>(aiSystemPath(cli.org(command), systemId), changes),
       );
     });
 
@@ -116,7 +114,7 @@ export function registerSystemCommands(program: Command, cli: Cli): void {
     .command('remove <systemId>')
     .description('delete an AI system from the inventory')
     .action(async (systemId: string, _options, command: Command) => {
-      await cli.client(command).delete(`${systemsPath(cli.org(command))}/${encodeURIComponent(systemId)}`);
+      await cli.client(command).delete(aiSystemPath(cli.org(command), systemId));
       await print(
         { json: cli.json(command) },
         { data: { systemId, removed: true }, text: `removed ${systemId}` },

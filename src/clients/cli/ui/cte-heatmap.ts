@@ -1,5 +1,6 @@
 /** The pairwise coverage matrix: coloured cells on a terminal, an aligned plain-text grid in pipes. */
 import { createElement } from 'react';
+import { percent } from '../../api-client/format.js';
 import { interactive, renderOnce } from '../output.js';
 
 export interface PairwiseCell {
@@ -8,8 +9,6 @@ export interface PairwiseCell {
   coverage: number;
 }
 
-export const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
-
 function matrix(frameworkIds: readonly string[], cells: readonly PairwiseCell[]) {
   const value = new Map(cells.map((cell) => [`${cell.from}\u001f${cell.to}`, cell.coverage]));
   return frameworkIds.map((from) =>
@@ -17,7 +16,7 @@ function matrix(frameworkIds: readonly string[], cells: readonly PairwiseCell[])
   );
 }
 
-export const CORNER = 'from \\ to';
+const CORNER = 'from \\ to';
 
 /** Rows: the framework implemented in full; columns: the framework it covers through the crosswalk. */
 export async function printHeatmap(
@@ -28,7 +27,7 @@ export async function printHeatmap(
   const width = Math.max(7, ...frameworkIds.map((id) => Math.min(id.length, 14)));
   if (interactive(process.stdout)) {
     const { Heatmap } = await import('./heatmap.js');
-    await renderOnce(createElement(Heatmap, { ids: frameworkIds, rows, width }));
+    await renderOnce(createElement(Heatmap, { corner: CORNER, ids: frameworkIds, rows, width }));
     return;
   }
   const label = Math.max(CORNER.length, ...frameworkIds.map((id) => id.length));

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { CORNER, percent } from './cte-heatmap.js';
+import { percent } from '../../api-client/format.js';
 
 function cellColor(value: number): string {
   if (value >= 0.5) return 'green';
@@ -10,19 +10,22 @@ function cellColor(value: number): string {
 
 /** The coloured pairwise coverage grid. */
 export function Heatmap({
+  corner,
   ids,
   rows,
   width,
 }: {
+  /** The label of the top-left cell. */
+  corner: string;
   ids: readonly string[];
   rows: (number | undefined)[][];
   width: number;
 }) {
-  const label = Math.max(CORNER.length, ...ids.map((id) => id.length));
+  const label = Math.max(corner.length, ...ids.map((id) => id.length));
   return (
     <Box flexDirection="column">
       <Text bold color="cyan">
-        {[CORNER.padEnd(label), ...ids.map((id) => id.slice(0, width).padStart(width))].join(' ')}
+        {[corner.padEnd(label), ...ids.map((id) => id.slice(0, width).padStart(width))].join(' ')}
       </Text>
       {rows.map((row, index) => (
         <Text key={ids[index]}>

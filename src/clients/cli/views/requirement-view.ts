@@ -1,21 +1,8 @@
-/**
- * What the assessment commands share: the org's framework routes and how one requirement entry reads.
- * Requirement ids keep their official notation (`Art. 26(6)`, `GOVERN 1.1`); each path segment is
- * percent-encoded here, once, so callers pass ids exactly as a person types them.
- */
-import type { Static } from 'typebox';
-import type { RequirementItemSchema } from '../../../features/requirements/requirements.schemas.js';
+/** What the assessment commands share: how one requirement entry reads. */
+import type { Requirement } from '../../api-client/types.js';
 import { describe, print } from '../output.js';
 
-export type RequirementItem = Static<typeof RequirementItemSchema>;
-
-/** `/orgs/{orgId}/frameworks/{frameworkId}`, then a fixed suffix such as `/compliance`. */
-export const frameworkPath = (org: string, frameworkId: string, suffix = '') =>
-  `/orgs/${encodeURIComponent(org)}/frameworks/${encodeURIComponent(frameworkId)}${suffix}`;
-
-/** `/orgs/{orgId}/frameworks/{frameworkId}/requirements/{requirementId}`, then a fixed suffix. */
-export const requirementPath = (org: string, frameworkId: string, requirementId: string, suffix = '') =>
-  `${frameworkPath(org, frameworkId)}/requirements/${encodeURIComponent(requirementId)}${suffix}`;
+export type RequirementItem = Requirement;
 
 /** The inferred status, and whether a direct record overrides it with another one. */
 function inferredText(entry: RequirementItem): string {

@@ -1,4 +1,4 @@
-import { escapeMarkdownBlock, escapeMarkdownLine } from '../markdown.js';
+import { escapeMarkdownBlock, escapeMarkdownLine } from '../../../shared/markdown.js';
 
 /** A schema `string`: non-empty, one line, no edge whitespace. */
 export function oscalString(value: string | null | undefined, fallback: string): string {

@@ -1,6 +1,6 @@
 import { OSCAL_FILES } from '../../../platform/oscal/constants.js';
+import { escapeMarkdownInline } from '../../../shared/markdown.js';
 import type { ExportAiSystem, ExportControl } from '../export.types.js';
-import { escapeMarkdownInline } from '../markdown.js';
 import type {
   OscalComponent,
   OscalImplementedRequirement,

@@ -1,4 +1,4 @@
-import { escapeMarkdownCell, escapeMarkdownLine } from '../markdown.js';
+import { escapeMarkdownCell, escapeMarkdownLine } from '../../../shared/markdown.js';
 import { strictHttpUri } from '../uri.js';
 import type { SoaEvidenceRef, SoaRow, SoaView } from './soa.types.js';
 import { STATUS_LABELS, scoreText } from './soa-view.js';

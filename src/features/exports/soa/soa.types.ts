@@ -1,3 +1,4 @@
+import { SOA_FORMATS, type SoaFormat } from '../../../shared/vocabulary.js';
 import type {
   ControlStatus,
   EvidenceType,
@@ -6,9 +7,7 @@ import type {
   ExportSnapshot,
 } from '../export.types.js';
 
-export const SOA_FORMATS = ['json', 'csv', 'markdown', 'pdf'] as const;
-
-export type SoaFormat = (typeof SOA_FORMATS)[number];
+export { SOA_FORMATS, type SoaFormat };
 
 export function isSoaFormat(value: unknown): value is SoaFormat {
   return typeof value === 'string' && (SOA_FORMATS as readonly string[]).includes(value);

@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 
 /**
- * The attestation wire format, shared by the daemon and by sidecars (through the client module): it
- * imports nothing from the server.
+ * The attestation wire format, shared by the daemon, sidecars (through the sidecar client) and the web
+ * console, which checks epochs in the browser: no Node built-ins, nothing from the server.
  */
 
 export type AttestationLevel = 'L0' | 'L2';
@@ -54,8 +53,6 @@ export function signedContent(body: Omit<AttestationBody, 'signature'> & { signa
   if (text === undefined) throw new TypeError('The attestation has no JSON representation');
   return text;
 }
-
-export const contentHashOf = (content: string) => createHash('sha256').update(content).digest('hex');
 
 /** Rebuilds the signed content of a stored record, so that anyone can check its hash and signature. */
 export function contentOfRecord(record: AttestationRecord): AttestationBody {

@@ -1,22 +1,27 @@
 import { createPrivateKey, type KeyObject, randomUUID, sign } from 'node:crypto';
-import { sidecarKeyIdOf } from '../sidecars/key-id.js';
 import {
   type AttestationBody,
   type AttestationLevel,
   type AttestationRecord,
   signedContent,
-} from './attestation-content.js';
+} from '../../shared/attestation-content.js';
+import { sidecarKeyIdOf } from '../../shared/sidecar-key-id.js';
 
 /**
  * What a sidecar needs to attest: build an attestation, sign it with its Ed25519 key, and post it with
  * retries. Retrying is safe because every attempt carries the same attestationId: the daemon stores it
  * once and answers a replay with the stored record. Depends only on node:crypto and `canonicalize`
- * (through two server-free modules).
+ * (through src/shared/).
  */
 
-export { sidecarKeyIdOf } from '../sidecars/key-id.js';
-export type { AttestationBody, AttestationLevel, AttestationRecord } from './attestation-content.js';
-export { contentHashOf, contentOfRecord, signedContent } from './attestation-content.js';
+export type {
+  AttestationBody,
+  AttestationLevel,
+  AttestationRecord,
+} from '../../shared/attestation-content.js';
+export { contentOfRecord, signedContent } from '../../shared/attestation-content.js';
+export { contentHashOf } from '../../shared/content-hash.js';
+export { sidecarKeyIdOf } from '../../shared/sidecar-key-id.js';
 
 export interface AttestationDraft {
   /** Defaults to a random UUID: keep it for retries. */

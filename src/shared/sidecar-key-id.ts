@@ -3,7 +3,7 @@ import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 /**
  * The default id of a sidecar key, derived from the key itself, so that a sidecar holding only its
  * private key knows the id it was registered under: `sk-` and 24 hex digits of the SHA-256 of the raw
- * public key. Imports nothing from the server: the client module uses it too.
+ * public key. Imports nothing from the server: the sidecar client uses it too.
  */
 export const sidecarKeyIdOfRaw = (rawPublicKey: Buffer) =>
   `sk-${createHash('sha256').update(rawPublicKey).digest('hex').slice(0, 24)}`;

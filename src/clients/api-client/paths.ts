@@ -1,0 +1,53 @@
+/**
+ * The API's paths, one function per route family, relative to /api/v1. Each id is encoded here and only
+ * here: requirement ids hold spaces, parentheses and slashes (`Art. 26(6)`, `GOVERN 1.1`).
+ * A `suffix` is appended as given (`/status`, `/history`), so it must be a fixed path.
+ */
+
+const seg = encodeURIComponent;
+const optional = (id: string | undefined) => (id === undefined ? '' : `/${seg(id)}`);
+
+/** `/orgs/{orgId}`, or `/orgs` without an id. */
+export const orgPath = (orgId?: string, suffix = '') => `/orgs${optional(orgId)}${suffix}`;
+
+/** The control library (`/controls`), not an org's records. */
+export const libraryControlPath = (controlId?: string) => `/controls${optional(controlId)}`;
+
+/** An org's controls: `/orgs/{orgId}/controls[/{controlId}]`. */
+export const controlPath = (orgId: string, controlId?: string, suffix = '') =>
+  orgPath(orgId, `/controls${optional(controlId)}${suffix}`);
+
+/** An org's view of a framework: `/orgs/{orgId}/frameworks[/{frameworkId}]`. */
+export const frameworkPath = (orgId: string, frameworkId?: string, suffix = '') =>
+  orgPath(orgId, `/frameworks${optional(frameworkId)}${suffix}`);
+
+export const requirementPath = (orgId: string, frameworkId: string, requirementId?: string, suffix = '') =>
+  frameworkPath(orgId, frameworkId, `/requirements${optional(requirementId)}${suffix}`);
+
+/** `/orgs/{orgId}/compliance…`: the org's score, history and snapshot routes. */
+export const compliancePath = (orgId: string, suffix = '') => orgPath(orgId, `/compliance${suffix}`);
+
+export const snapshotPath = (orgId: string, snapshotId?: string, suffix = '') =>
+  compliancePath(orgId, `/snapshots${optional(snapshotId)}${suffix}`);
+
+export const evidencePath = (orgId: string, suffix = '') => orgPath(orgId, `/evidence${suffix}`);
+
+export const attestationPath = (orgId: string, attestationId?: string) =>
+  orgPath(orgId, `/attestations${optional(attestationId)}`);
+
+export const epochPath = (orgId: string, epochId: string) =>
+  orgPath(orgId, `/attestations/epochs/${seg(epochId)}`);
+
+export const aiSystemPath = (orgId: string, systemId?: string) =>
+  orgPath(orgId, `/ai-systems${optional(systemId)}`);
+
+export const apiKeyPath = (orgId: string, keyId?: string) => orgPath(orgId, `/keys${optional(keyId)}`);
+
+export const sidecarKeyPath = (orgId: string, keyId?: string) =>
+  orgPath(orgId, `/sidecar-keys${optional(keyId)}`);
+
+/** `/orgs/{orgId}/export/{kind}`: `soa` or `oscal`. */
+export const exportPath = (orgId: string, kind: string) => orgPath(orgId, `/export/${seg(kind)}`);
+
+/** The crosswalk engine: `/cte/` and its segments, each encoded (`ctePath('coverage', fw, req)`). */
+export const ctePath = (...segments: string[]) => `/cte/${segments.map(seg).join('/')}`;

@@ -1,0 +1,133 @@
+import type { Static } from 'typebox';
+import type { AiSystemListSchema, AiSystemSchema } from '../../features/ai-systems/ai-systems.schemas.js';
+import type {
+  AttestationListSchema,
+  AttestationSchema,
+  EpochSchema,
+} from '../../features/attestations/attestations.schemas.js';
+import type {
+  CreatedKeySchema,
+  KeyListSchema,
+  KeySchema,
+  PrincipalSchema,
+} from '../../features/auth/keys.schemas.js';
+import type {
+  ComplianceSchema,
+  SnapshotListSchema,
+  SnapshotSchema,
+  SnapshotSummarySchema,
+  SnapshotVerificationSchema,
+} from '../../features/compliance/compliance.schemas.js';
+import type {
+  ControlListSchema,
+  ControlSchema,
+  OrgControlListSchema,
+  OrgControlSchema,
+} from '../../features/controls/controls.schemas.js';
+import type {
+  ConflictListSchema,
+  CoverageSchema,
+  EdgeSchema,
+  FrameworkCoverageSchema,
+  FrameworkDetailSchema,
+  FrameworkListSchema,
+  GapReportSchema,
+  ImportResultSchema,
+  JustificationSchema,
+  MappingCollectionSchema,
+  RequirementCoverageSchema,
+  SearchResultSchema,
+  SimilarResultSchema,
+  SuggestionListSchema,
+} from '../../features/cte/cte.schemas.js';
+import type {
+  EvidenceListSchema,
+  EvidenceSchema,
+  ExpiringEvidenceListSchema,
+} from '../../features/evidence/evidence.schemas.js';
+import type { OrgListSchema, OrgSchema } from '../../features/orgs/orgs.schemas.js';
+import type {
+  FrameworkComplianceSchema,
+  FrameworkScoreSchema,
+  OrgFrameworkListSchema,
+  RequirementEvidenceListSchema,
+  RequirementEvidenceSchema,
+  RequirementItemSchema,
+  RequirementListSchema,
+} from '../../features/requirements/requirements.schemas.js';
+import type {
+  DomainScoreSchema,
+  HistoryPointSchema,
+  HistorySchema,
+} from '../../features/scores/scores.schemas.js';
+import type { SidecarKeyListSchema, SidecarKeySchema } from '../../features/sidecars/sidecar-keys.schemas.js';
+import type { CountsSchema, EvidenceRefSchema } from '../../shared/schemas.js';
+
+/**
+ * The API's response bodies, taken from the schemas the server validates and documents them with. Type-only
+ * imports: no server code reaches a client's bundle.
+ */
+
+export type Me = Static<typeof PrincipalSchema>;
+export type ApiKey = Static<typeof KeySchema>;
+export type CreatedApiKey = Static<typeof CreatedKeySchema>;
+export type ApiKeyList = Static<typeof KeyListSchema>;
+
+export type Counts = Static<typeof CountsSchema>;
+export type Org = Static<typeof OrgSchema>;
+export type OrgList = Static<typeof OrgListSchema>;
+
+export type Control = Static<typeof ControlSchema>;
+export type ControlList = Static<typeof ControlListSchema>;
+export type OrgControl = Static<typeof OrgControlSchema>;
+export type OrgControlList = Static<typeof OrgControlListSchema>;
+export type EvidenceRef = Static<typeof EvidenceRefSchema>;
+
+export type Evidence = Static<typeof EvidenceSchema>;
+export type EvidenceList = Static<typeof EvidenceListSchema>;
+export type ExpiringEvidenceList = Static<typeof ExpiringEvidenceListSchema>;
+
+export type AiSystem = Static<typeof AiSystemSchema>;
+export type AiSystemList = Static<typeof AiSystemListSchema>;
+
+export type Attestation = Static<typeof AttestationSchema>;
+export type AttestationList = Static<typeof AttestationListSchema>;
+export type Epoch = Static<typeof EpochSchema>;
+
+export type Compliance = Static<typeof ComplianceSchema>;
+export type DomainScore = Static<typeof DomainScoreSchema>;
+export type History = Static<typeof HistorySchema>;
+export type HistoryPoint = Static<typeof HistoryPointSchema>;
+export type Snapshot = Static<typeof SnapshotSchema>;
+export type SnapshotSummary = Static<typeof SnapshotSummarySchema>;
+export type SnapshotList = Static<typeof SnapshotListSchema>;
+export type SnapshotVerification = Static<typeof SnapshotVerificationSchema>;
+
+export type FrameworkList = Static<typeof FrameworkListSchema>;
+export type FrameworkDetail = Static<typeof FrameworkDetailSchema>;
+export type ImportResult = Static<typeof ImportResultSchema>;
+export type GapReport = Static<typeof GapReportSchema>;
+export type Gap = GapReport['gaps'][number];
+export type Coverage = Static<typeof CoverageSchema>;
+export type FrameworkCoverage = Static<typeof FrameworkCoverageSchema>;
+export type RequirementCoverage = Static<typeof RequirementCoverageSchema>;
+export type Justification = Static<typeof JustificationSchema>;
+export type ConflictList = Static<typeof ConflictListSchema>;
+export type Conflict = ConflictList['conflicts'][number];
+export type SearchResult = Static<typeof SearchResultSchema>;
+export type SimilarResult = Static<typeof SimilarResultSchema>;
+export type MappingCollection = Static<typeof MappingCollectionSchema>;
+export type SuggestionList = Static<typeof SuggestionListSchema>;
+export type Edge = Static<typeof EdgeSchema>;
+
+export type OrgFrameworkList = Static<typeof OrgFrameworkListSchema>;
+export type OrgFramework = OrgFrameworkList['frameworks'][number];
+export type FrameworkScore = Static<typeof FrameworkScoreSchema>;
+export type FrameworkCompliance = Static<typeof FrameworkComplianceSchema>;
+export type RequirementList = Static<typeof RequirementListSchema>;
+export type Requirement = Static<typeof RequirementItemSchema>;
+export type RequirementEvidence = Static<typeof RequirementEvidenceSchema>;
+export type RequirementEvidenceList = Static<typeof RequirementEvidenceListSchema>;
+
+export type SidecarKey = Static<typeof SidecarKeySchema>;
+export type SidecarKeyList = Static<typeof SidecarKeyListSchema>;
