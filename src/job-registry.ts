@@ -5,5 +5,3 @@ import type { JobDefinition } from './platform/jobs/jobs.js';
 
 /** Every kind of background work; `comply worker` serves each of them. Features append theirs here. */
 export const jobRegistry: readonly JobDefinition[] = [complianceRollupJob, cteEmbeddingsJob, exportJob];
-
-export const findJob = (name: string) => jobRegistry.find((job) => job.name === name);

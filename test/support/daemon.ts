@@ -41,13 +41,16 @@ export async function startDaemon(env: Record<string, string> = {}): Promise<Dae
   });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
+  for (let ready = false; !ready; ) {
     if (child.exitCode !== null) throw new Error(`daemon exited early:\n${output}`);
-    const ok = await fetch(`${url}/readyz`)
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`daemon not ready within 60 s:\n${output}`);
+    }
+    ready = await fetch(`${url}/readyz`)
       .then((res) => res.ok)
       .catch(() => false);
-    if (ok) break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    if (!ready) await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return {
     url,

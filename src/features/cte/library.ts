@@ -90,11 +90,6 @@ export function refKey(ref: RequirementRef): string {
   return requirementKey(ref.frameworkId, ref.requirementId);
 }
 
-export function parseRequirementKey(key: string): RequirementRef {
-  const separator = key.indexOf('\u001f');
-  return { frameworkId: key.slice(0, separator), requirementId: key.slice(separator + 1) };
-}
-
 /** "EU Artificial Intelligence Act (Regulation (EU) 2024/1689)" → "EU Artificial Intelligence Act". */
 export function shortFrameworkName(name: string): string {
   return name.replace(/\s*\(.*\)\s*$/, '') || name;

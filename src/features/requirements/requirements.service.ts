@@ -210,14 +210,6 @@ export async function withdrawAssessment(
   key: RecordKey,
   input: { actor: string; keyId: string | null },
 ): Promise<RequirementEntry> {
-  return withdrawKnown(em, key, input);
-}
-
-async function withdrawKnown(
-  em: Em,
-  key: RecordKey,
-  input: { actor: string; keyId: string | null },
-): Promise<RequirementEntry> {
   requireRequirement((await currentLibrary(em)).library, key.frameworkId, key.requirementId);
   if (key.frameworkId === ISO_42001) {
     throw conflict('ISO/IEC 42001 controls always keep their record: set a status or applicability instead', {

@@ -41,7 +41,7 @@ const sodium = loadSodium();
  * those, where OpenSSL checks the equation alone.
  */
 export const ed25519Verifiers: { libsodium: Ed25519Verify | null; node: Ed25519Verify } = {
-  // On the calling thread: about 40 µs here, less than handing the work to the libuv pool costs in all.
+  // On the calling thread: one verification costs less than handing the work to the libuv pool and back.
   libsodium: sodium
     ? (message, signature, key) =>
         signature.length === SIGNATURE_BYTES &&

@@ -80,10 +80,6 @@ export function oscalControlId(controlId: string): string {
   return /^[\p{L}_]/u.test(token) ? token : `_${token}`;
 }
 
-export function oscalStatementId(controlId: string): string {
-  return `${oscalControlId(controlId)}_smt`;
-}
-
 const STATEMENT_SUFFIX = '_smt';
 
 /**

@@ -12,16 +12,16 @@ import { Migration20261124001000AnalystEdges } from './Migration20261124001000An
 import { Migration20261124001100AttestationEpochCounts } from './Migration20261124001100AttestationEpochCounts.js';
 import { Migration20261125000100RequirementEvidencePieces } from './Migration20261125000100RequirementEvidencePieces.js';
 
-/** Every migration, in order. Listed explicitly so the same set runs from source, tests and builds. */
+/** Every migration, in the order of its name. Listed explicitly so the same set runs from source, tests and builds. */
 export const migrations = [
   Migration20261122000100Foundation,
   Migration20261122000200Evidence,
   Migration20261122000300Compliance,
+  Migration20261122000310EvidenceTypeCounts,
   Migration20261122000400Attestations,
   Migration20261122000500Exports,
   Migration20261122000501ExportResultEncoding,
   Migration20261122000600Cte,
-  Migration20261122000310EvidenceTypeCounts,
   Migration20261124000700Assessments,
   Migration20261124000800EvidenceExpiry,
   Migration20261124001000AnalystEdges,
