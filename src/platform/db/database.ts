@@ -53,6 +53,15 @@ export async function autocommitted<R>(
   return rows;
 }
 
+/** Whether the database answers a trivial statement (readiness). */
+export function pingDatabase(db: Database): Promise<boolean> {
+  return db
+    .em()
+    .execute('select 1')
+    .then(() => true)
+    .catch(() => false);
+}
+
 export interface OpenDatabaseOptions {
   /** PGlite only: an in-memory database (tests). */
   inMemory?: boolean;
