@@ -21,6 +21,7 @@
  *   of a roll-up goes through `RECORDS`, and `foldEvidencePieces` moves pieces into the columns now and then.
  */
 import { autocommitted, type Database, type Em } from '../platform/db/database.js';
+import { toIso } from '../platform/db/instant.js';
 import { type EvidenceType, ISO_42001, type RequirementStatus } from '../shared/vocabulary.js';
 
 export type ChangedField = 'status' | 'applicable';
@@ -85,9 +86,8 @@ export interface RecordView {
   evidence: EvidenceRef[];
 }
 
-interface RecordViewRow extends Omit<RecordView, 'updatedAt' | 'evidence'> {
-  updatedAt: Date | string;
-  evidenceExpiresMax: Date | string | null;
+interface RecordViewRow extends Omit<RecordView, 'evidence'> {
+  evidenceExpiresMax: string | null;
   evidence: {
     evidenceId: string;
     type: EvidenceType;
@@ -165,12 +165,12 @@ export async function readRecordViews(
 function toView({ evidenceExpiresMax: _, ...row }: RecordViewRow, now: Date): RecordView {
   return {
     ...row,
-    updatedAt: new Date(row.updatedAt).toISOString(),
+    updatedAt: toIso(row.updatedAt),
     evidence: row.evidence.map((item) => ({
       evidenceId: item.evidenceId,
       type: item.type,
       title: item.title,
-      createdAt: new Date(item.createdAt).toISOString(),
+      createdAt: toIso(item.createdAt),
       expired: isExpired(item.expiresAt, now),
     })),
   };
@@ -179,7 +179,7 @@ function toView({ evidenceExpiresMax: _, ...row }: RecordViewRow, now: Date): Re
 /** The first instant after `now` at which an expiry changes what the views show (Infinity if none). */
 function nextExpiry(rows: RecordViewRow[], now: Date): number {
   let next = Number.POSITIVE_INFINITY;
-  const consider = (value: Date | string | null) => {
+  const consider = (value: string | null) => {
     const at = value === null ? Number.NaN : new Date(value).getTime();
     if (at > now.getTime() && at < next) next = at;
   };
@@ -499,12 +499,21 @@ export interface RecordRow {
 
 /** Every record of the org (of one framework when given), ordered by framework and requirement id. */
 export async function readRecords(em: Em, orgId: string, frameworkId?: string): Promise<RecordRow[]> {
-  const rows = await em.execute<(Omit<RecordRow, 'updatedAt'> & { updatedAt: Date | string })[]>(
+  const rows = await em.execute<RecordRow[]>(
     `select framework_id as "frameworkId", requirement_id as "requirementId", status, applicable,
        justification, reviewer, owner, note, updated_at as "updatedAt", evidence_count::int as "evidenceCount"
      from ${RECORDS} r where org_id = ?${frameworkId === undefined ? '' : ' and framework_id = ?'}
      order by framework_id, requirement_id`,
     frameworkId === undefined ? [orgId] : [orgId, frameworkId],
   );
-  return rows.map((row) => ({ ...row, updatedAt: new Date(row.updatedAt).toISOString() }));
+  return rows.map((row) => ({ ...row, updatedAt: toIso(row.updatedAt) }));
+}
+
+/** The last change of any of the org's requirement records (of any framework), or null if it has none. */
+export async function lastRecordChange(em: Em, orgId: string): Promise<string | null> {
+  const [row] = await em.execute<{ at: string | null }[]>(
+    'select max(updated_at) as at from requirement_records where org_id = ?',
+    [orgId],
+  );
+  return row?.at ? toIso(row.at) : null;
 }

@@ -12,7 +12,8 @@ const PG_INSTANT = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:\.(\d+))?([+-]\d\d)
  * A timestamptz read from the database as `Date#toISOString` writes it. Parsing it into a Date and back
  * costs more than the rest of a row; an offset other than UTC takes the slow way.
  */
-export function toIso(value: string): string {
+export function toIso(value: string | Date): string {
+  if (value instanceof Date) return value.toISOString();
   const match = PG_INSTANT.exec(value);
   if (!match) return new Date(value).toISOString();
   const [, date, time, fraction = '', hours, minutes = '00'] = match;
