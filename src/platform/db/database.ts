@@ -4,7 +4,6 @@ import { Migrator } from '@mikro-orm/migrations';
 import { PgliteDriver, MikroORM as PgliteMikroORM } from '@mikro-orm/pglite';
 import { MikroORM as PgMikroORM, PostgreSqlDriver, type SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
-import { entities } from './entities.js';
 import { lockDataDir } from './lock.js';
 import { migrate } from './migrate.js';
 import { migrations } from './migrations/index.js';
@@ -105,7 +104,10 @@ export async function openDatabase(
   options: OpenDatabaseOptions = {},
 ): Promise<Database> {
   const common: Partial<Options> = {
-    entities,
+    // Data access is typed SQL in store modules (README, "Conventions"): the ORM manages no entity and
+    // provides connections, transactions and migrations.
+    entities: [],
+    discovery: { warnWhenNoEntities: false },
     extensions: [Migrator],
     migrations: {
       migrationsList: migrations,
