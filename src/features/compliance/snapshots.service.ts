@@ -5,7 +5,7 @@ import type { Static } from 'typebox';
 import type { Em } from '../../platform/db/database.js';
 import { conflict, resourceNotFound } from '../../platform/errors.js';
 import { isExpired, type RecordRow, readRecords } from '../../records/records.store.js';
-import { countStates, type ScoreCounts, scoreOf } from '../../records/score.js';
+import { countStates, scoreOf } from '../../records/score.js';
 import { stateKey } from '../../records/state-log.js';
 import { ISO_42001 } from '../../shared/vocabulary.js';
 import { controlJudgement, withLibraryControls } from '../controls/library.seed.js';
