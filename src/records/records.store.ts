@@ -27,7 +27,7 @@ import { type EvidenceType, ISO_42001, type RequirementStatus } from '../shared/
 export type ChangedField = 'status' | 'applicable';
 
 /** An item is expired from the instant `expiresAt` is reached. */
-export const isExpired = (expiresAt: Date | string | null, now: Date) =>
+export const isExpired = (expiresAt: string | null, now: Date) =>
   expiresAt !== null && new Date(expiresAt).getTime() <= now.getTime();
 
 /**
@@ -60,7 +60,7 @@ export interface RecordState {
   /** It has evidence and all of it has expired. */
   evidenceExpired: boolean;
   /** When `evidenceExpired` turns true by itself (its last evidence expires later); null if it never will. */
-  expiresAt: Date | string | null;
+  expiresAt: string | null;
 }
 
 export interface EvidenceRef {
@@ -116,13 +116,16 @@ export async function readRecordStates(
 ): Promise<RecordState[]> {
   const frameworkFilter = options.frameworkId === undefined ? '' : ' and r.framework_id = ?';
   const now = options.now ?? new Date();
-  return em.execute<RecordState[]>(
+  const states = await em.execute<RecordState[]>(
     `select r.framework_id as "frameworkId", r.requirement_id as "requirementId", r.status, r.applicable,
        ${EVIDENCE_EXPIRED} as "evidenceExpired",
        case when r.evidence_count > 0 and not r.evidence_never_expires and r.evidence_expires_max > ?::timestamptz
          then r.evidence_expires_max end as "expiresAt"
      from ${RECORDS} r where r.org_id = ?${frameworkFilter}`,
     [now, now, orgId, ...(options.frameworkId === undefined ? [] : [options.frameworkId])],
+  );
+  return states.map((state) =>
+    state.expiresAt === null ? state : { ...state, expiresAt: toIso(state.expiresAt) },
   );
 }
 
@@ -425,7 +428,7 @@ export async function readChangesSince(
   since: Date,
   frameworkId?: string,
 ): Promise<LoggedChange[]> {
-  const rows = await tx.execute<(Omit<LoggedChange, 'changedAt'> & { changedAt: Date | string })[]>(
+  const rows = await tx.execute<(Omit<LoggedChange, 'changedAt'> & { changedAt: string })[]>(
     `select framework_id as "frameworkId", requirement_id as "requirementId", field, from_value as "fromValue",
        changed_at as "changedAt"
      from requirement_changes where org_id = ? and changed_at >= ?::timestamptz
