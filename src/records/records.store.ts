@@ -21,12 +21,13 @@
  *   of a roll-up goes through `RECORDS`, and `foldEvidencePieces` moves pieces into the columns now and then.
  */
 import { autocommitted, type Database, type Em } from '../platform/db/database.js';
+import { toIso } from '../platform/db/instant.js';
 import { type EvidenceType, ISO_42001, type RequirementStatus } from '../shared/vocabulary.js';
 
 export type ChangedField = 'status' | 'applicable';
 
 /** An item is expired from the instant `expiresAt` is reached. */
-export const isExpired = (expiresAt: Date | string | null, now: Date) =>
+export const isExpired = (expiresAt: string | null, now: Date) =>
   expiresAt !== null && new Date(expiresAt).getTime() <= now.getTime();
 
 /**
@@ -59,7 +60,7 @@ export interface RecordState {
   /** It has evidence and all of it has expired. */
   evidenceExpired: boolean;
   /** When `evidenceExpired` turns true by itself (its last evidence expires later); null if it never will. */
-  expiresAt: Date | string | null;
+  expiresAt: string | null;
 }
 
 export interface EvidenceRef {
@@ -85,9 +86,8 @@ export interface RecordView {
   evidence: EvidenceRef[];
 }
 
-interface RecordViewRow extends Omit<RecordView, 'updatedAt' | 'evidence'> {
-  updatedAt: Date | string;
-  evidenceExpiresMax: Date | string | null;
+interface RecordViewRow extends Omit<RecordView, 'evidence'> {
+  evidenceExpiresMax: string | null;
   evidence: {
     evidenceId: string;
     type: EvidenceType;
@@ -116,13 +116,16 @@ export async function readRecordStates(
 ): Promise<RecordState[]> {
   const frameworkFilter = options.frameworkId === undefined ? '' : ' and r.framework_id = ?';
   const now = options.now ?? new Date();
-  return em.execute<RecordState[]>(
+  const states = await em.execute<RecordState[]>(
     `select r.framework_id as "frameworkId", r.requirement_id as "requirementId", r.status, r.applicable,
        ${EVIDENCE_EXPIRED} as "evidenceExpired",
        case when r.evidence_count > 0 and not r.evidence_never_expires and r.evidence_expires_max > ?::timestamptz
          then r.evidence_expires_max end as "expiresAt"
      from ${RECORDS} r where r.org_id = ?${frameworkFilter}`,
     [now, now, orgId, ...(options.frameworkId === undefined ? [] : [options.frameworkId])],
+  );
+  return states.map((state) =>
+    state.expiresAt === null ? state : { ...state, expiresAt: toIso(state.expiresAt) },
   );
 }
 
@@ -165,12 +168,12 @@ export async function readRecordViews(
 function toView({ evidenceExpiresMax: _, ...row }: RecordViewRow, now: Date): RecordView {
   return {
     ...row,
-    updatedAt: new Date(row.updatedAt).toISOString(),
+    updatedAt: toIso(row.updatedAt),
     evidence: row.evidence.map((item) => ({
       evidenceId: item.evidenceId,
       type: item.type,
       title: item.title,
-      createdAt: new Date(item.createdAt).toISOString(),
+      createdAt: toIso(item.createdAt),
       expired: isExpired(item.expiresAt, now),
     })),
   };
@@ -179,7 +182,7 @@ function toView({ evidenceExpiresMax: _, ...row }: RecordViewRow, now: Date): Re
 /** The first instant after `now` at which an expiry changes what the views show (Infinity if none). */
 function nextExpiry(rows: RecordViewRow[], now: Date): number {
   let next = Number.POSITIVE_INFINITY;
-  const consider = (value: Date | string | null) => {
+  const consider = (value: string | null) => {
     const at = value === null ? Number.NaN : new Date(value).getTime();
     if (at > now.getTime() && at < next) next = at;
   };
@@ -425,7 +428,7 @@ export async function readChangesSince(
   since: Date,
   frameworkId?: string,
 ): Promise<LoggedChange[]> {
-  const rows = await tx.execute<(Omit<LoggedChange, 'changedAt'> & { changedAt: Date | string })[]>(
+  const rows = await tx.execute<(Omit<LoggedChange, 'changedAt'> & { changedAt: string })[]>(
     `select framework_id as "frameworkId", requirement_id as "requirementId", field, from_value as "fromValue",
        changed_at as "changedAt"
      from requirement_changes where org_id = ? and changed_at >= ?::timestamptz
@@ -499,12 +502,21 @@ export interface RecordRow {
 
 /** Every record of the org (of one framework when given), ordered by framework and requirement id. */
 export async function readRecords(em: Em, orgId: string, frameworkId?: string): Promise<RecordRow[]> {
-  const rows = await em.execute<(Omit<RecordRow, 'updatedAt'> & { updatedAt: Date | string })[]>(
+  const rows = await em.execute<RecordRow[]>(
     `select framework_id as "frameworkId", requirement_id as "requirementId", status, applicable,
        justification, reviewer, owner, note, updated_at as "updatedAt", evidence_count::int as "evidenceCount"
      from ${RECORDS} r where org_id = ?${frameworkId === undefined ? '' : ' and framework_id = ?'}
      order by framework_id, requirement_id`,
     frameworkId === undefined ? [orgId] : [orgId, frameworkId],
   );
-  return rows.map((row) => ({ ...row, updatedAt: new Date(row.updatedAt).toISOString() }));
+  return rows.map((row) => ({ ...row, updatedAt: toIso(row.updatedAt) }));
+}
+
+/** The last change of any of the org's requirement records (of any framework), or null if it has none. */
+export async function lastRecordChange(em: Em, orgId: string): Promise<string | null> {
+  const [row] = await em.execute<{ at: string | null }[]>(
+    'select max(updated_at) as at from requirement_records where org_id = ?',
+    [orgId],
+  );
+  return row?.at ? toIso(row.at) : null;
 }

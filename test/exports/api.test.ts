@@ -3,7 +3,7 @@ import { unzipSync } from 'fflate';
 import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertEvidence } from '../../src/features/evidence/evidence.store.js';
-import { isoInstant, loadExportData } from '../../src/features/exports/export.service.js';
+import { loadExportData } from '../../src/features/exports/export.service.js';
 import {
   checkOscalConstraints,
   checkOscalReferences,
@@ -13,6 +13,7 @@ import {
 } from '../../src/features/exports/oscal/index.js';
 import { SOA_CSV_COLUMNS } from '../../src/features/exports/soa/index.js';
 import { SOA_EVIDENCE_LIMIT } from '../../src/features/exports/soa-export.js';
+import { toIso } from '../../src/platform/db/instant.js';
 import { createTestApp, dbKinds, type TestApp } from '../support/app.js';
 import { type SeededOrg, seedExportOrg, TRICKS } from './api-org.factory.js';
 
@@ -57,15 +58,16 @@ async function pdfText(body: Buffer): Promise<string> {
   }
 }
 
-describe('isoInstant', () => {
-  it('reads the timestamps PostgreSQL writes, in UTC or with an offset', () => {
-    expect(isoInstant('2026-11-22 03:01:45.489+00')).toBe('2026-11-22T03:01:45.489Z');
-    expect(isoInstant('2026-11-22 03:01:45.489123+00')).toBe('2026-11-22T03:01:45.489Z');
-    expect(isoInstant('2026-01-01 10:00:00.5+00')).toBe('2026-01-01T10:00:00.500Z');
-    expect(isoInstant('2026-01-01 10:00:00+00')).toBe('2026-01-01T10:00:00.000Z');
-    expect(isoInstant('2026-01-01 10:00:00.25+05:30')).toBe('2026-01-01T04:30:00.250Z');
-    expect(isoInstant('2026-01-01 01:00:00-08')).toBe('2026-01-01T09:00:00.000Z');
-    expect(isoInstant(new Date('2026-03-04T05:06:07.008Z'))).toBe('2026-03-04T05:06:07.008Z');
+describe('toIso', () => {
+  it('reads the timestamps PostgreSQL writes, in UTC or with an offset, as text or as JSON', () => {
+    expect(toIso('2026-11-22 03:01:45.489+00')).toBe('2026-11-22T03:01:45.489Z');
+    expect(toIso('2026-11-22 03:01:45.489123+00')).toBe('2026-11-22T03:01:45.489Z');
+    expect(toIso('2026-01-01 10:00:00.5+00')).toBe('2026-01-01T10:00:00.500Z');
+    expect(toIso('2026-01-01 10:00:00+00')).toBe('2026-01-01T10:00:00.000Z');
+    expect(toIso('2026-01-01 10:00:00.25+05:30')).toBe('2026-01-01T04:30:00.250Z');
+    expect(toIso('2026-01-01 01:00:00-08')).toBe('2026-01-01T09:00:00.000Z');
+    expect(toIso('2026-11-22T03:01:45.489123+00:00')).toBe('2026-11-22T03:01:45.489Z');
+    expect(toIso(new Date('2026-03-04T05:06:07.008Z'))).toBe('2026-03-04T05:06:07.008Z');
   });
 });
 

@@ -3,7 +3,7 @@ import { invalidField, resourceNotFound } from '../../platform/errors.js';
 import { isSupportedInstant } from '../../platform/time.js';
 import type { AttestationLevel, AttestationRecord } from '../../shared/attestation-content.js';
 import { DEFAULT_LIST_LIMIT } from './attestations.schemas.js';
-import { type AttestationRow, ROW_COLUMNS, recordFromRow } from './attestations.store.js';
+import { selectAttestation, selectAttestationPage } from './attestations.store.js';
 
 export interface AttestationFilter {
   level?: AttestationLevel;
@@ -72,56 +72,25 @@ export async function listAttestations(
   if (filter.cursor !== undefined && filter.offset !== undefined) {
     throw invalidField('querystring.cursor', 'cannot be combined with querystring.offset');
   }
-  const where = ['org_id = ?'];
-  const params: unknown[] = [orgId];
-  if (filter.level) {
-    where.push('level = ?');
-    params.push(filter.level);
-  }
-  if (filter.epochId) {
-    where.push('epoch_id = ?');
-    params.push(filter.epochId);
-  }
-  if (from) {
-    where.push('attested_at >= ?');
-    params.push(from);
-  }
-  if (to) {
-    where.push('attested_at <= ?');
-    params.push(to);
-  }
-  const countParams = [...params];
-  const countWhere = [...where];
-  if (filter.cursor !== undefined) {
-    const after = decodeCursor(filter.cursor);
-    where.push('(attested_at, attestation_id) < (?, ?)');
-    params.push(after.timestamp, after.attestationId);
-  }
   const offset = filter.offset ?? 0;
   const limit = filter.limit ?? DEFAULT_LIST_LIMIT;
-  const rows = await em.execute<(AttestationRow & { attested_at: Date | string })[]>(
-    `select ${ROW_COLUMNS}, attested_at from attestations where ${where.join(' and ')}
-     order by attested_at desc, attestation_id desc limit ? offset ?`,
-    [...params, limit + 1, offset],
-  );
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  const result: AttestationPage = {
-    attestations: page.map(recordFromRow),
+  const page = await selectAttestationPage(em, orgId, {
+    level: filter.level,
+    epochId: filter.epochId,
+    from,
+    to,
+    after: filter.cursor === undefined ? undefined : decodeCursor(filter.cursor),
     limit,
     offset,
-    nextCursor:
-      rows.length > limit && last
-        ? encodeCursor(new Date(last.attested_at).toISOString(), last.attestation_id)
-        : null,
+    includeTotal: filter.includeTotal,
+  });
+  const result: AttestationPage = {
+    attestations: page.records,
+    limit,
+    offset,
+    nextCursor: page.next ? encodeCursor(page.next.timestamp, page.next.attestationId) : null,
   };
-  if (filter.includeTotal) {
-    const [{ total }] = await em.execute<{ total: number }[]>(
-      `select count(*)::int as total from attestations where ${countWhere.join(' and ')}`,
-      countParams,
-    );
-    result.total = total;
-  }
+  if (page.total !== undefined) result.total = page.total;
   return result;
 }
 
@@ -130,10 +99,7 @@ export async function getAttestation(
   orgId: string,
   attestationId: string,
 ): Promise<AttestationRecord> {
-  const [row] = await em.execute<AttestationRow[]>(
-    `select ${ROW_COLUMNS} from attestations where org_id = ? and attestation_id = ?`,
-    [orgId, attestationId],
-  );
-  if (!row) throw resourceNotFound('Attestation', { attestationId });
-  return recordFromRow(row);
+  const record = await selectAttestation(em, orgId, attestationId);
+  if (!record) throw resourceNotFound('Attestation', { attestationId });
+  return record;
 }

@@ -1,6 +1,7 @@
 import { autocommitted, type Database, type Em } from '../../platform/db/database.js';
+import { toIso } from '../../platform/db/instant.js';
 import { EVIDENCE_PIECES_CTE } from '../../records/records.store.js';
-import type { AttestationRecord } from '../../shared/attestation-content.js';
+import type { AttestationLevel, AttestationRecord } from '../../shared/attestation-content.js';
 
 /** An attestation checked and ready to write: everything but the database's verdict is known. */
 export interface PreparedAttestation extends Omit<AttestationRecord, 'receivedAt'> {
@@ -19,7 +20,7 @@ export interface AttestationRow {
   server_assigned_id: boolean;
   signature_key_id: string | null;
   signature_value: string | null;
-  received_at: Date | string;
+  received_at: string;
 }
 
 export const ROW_COLUMNS =
@@ -138,7 +139,7 @@ export function recordFromRow(row: AttestationRow): AttestationRecord {
         : { alg: 'Ed25519', keyId: row.signature_key_id, value: row.signature_value },
     contentHash: row.content_hash,
     serverAssignedId: row.server_assigned_id,
-    receivedAt: new Date(row.received_at).toISOString(),
+    receivedAt: toIso(row.received_at),
   };
 }
 
@@ -155,3 +156,89 @@ export const recordFromPrepared = (row: PreparedAttestation, receivedAt: Date): 
   serverAssignedId: row.serverAssignedId,
   receivedAt: receivedAt.toISOString(),
 });
+
+/** What a page of attestations is filtered by; `after` is the keyset position of the previous page's end. */
+export interface AttestationPageQuery {
+  level?: AttestationLevel;
+  epochId?: string;
+  from?: Date;
+  to?: Date;
+  after?: { timestamp: Date; attestationId: string };
+  limit: number;
+  offset: number;
+  includeTotal?: boolean;
+}
+
+/**
+ * A page of an org's attestations, newest first (timestamp, then id descending), with the keyset position
+ * of its last row when more follow, and the total of the filter (without `after`) when asked. Each filter
+ * shape has an index in this order, so a page costs O(page) through `after`; offset costs O(offset) as well.
+ */
+export async function selectAttestationPage(
+  em: Em,
+  orgId: string,
+  query: AttestationPageQuery,
+): Promise<{
+  records: AttestationRecord[];
+  next: { timestamp: string; attestationId: string } | null;
+  total?: number;
+}> {
+  const where = ['org_id = ?'];
+  const params: unknown[] = [orgId];
+  if (query.level) {
+    where.push('level = ?');
+    params.push(query.level);
+  }
+  if (query.epochId) {
+    where.push('epoch_id = ?');
+    params.push(query.epochId);
+  }
+  if (query.from) {
+    where.push('attested_at >= ?');
+    params.push(query.from);
+  }
+  if (query.to) {
+    where.push('attested_at <= ?');
+    params.push(query.to);
+  }
+  const countParams = [...params];
+  const countWhere = [...where];
+  if (query.after !== undefined) {
+    where.push('(attested_at, attestation_id) < (?, ?)');
+    params.push(query.after.timestamp, query.after.attestationId);
+  }
+  const rows = await em.execute<(AttestationRow & { attested_at: string })[]>(
+    `select ${ROW_COLUMNS}, attested_at from attestations where ${where.join(' and ')}
+     order by attested_at desc, attestation_id desc limit ? offset ?`,
+    [...params, query.limit + 1, query.offset],
+  );
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  const result: Awaited<ReturnType<typeof selectAttestationPage>> = {
+    records: page.map(recordFromRow),
+    next:
+      rows.length > query.limit && last
+        ? { timestamp: toIso(last.attested_at), attestationId: last.attestation_id }
+        : null,
+  };
+  if (query.includeTotal) {
+    const [{ total }] = await em.execute<{ total: number }[]>(
+      `select count(*)::int as total from attestations where ${countWhere.join(' and ')}`,
+      countParams,
+    );
+    result.total = total;
+  }
+  return result;
+}
+
+export async function selectAttestation(
+  em: Em,
+  orgId: string,
+  attestationId: string,
+): Promise<AttestationRecord | null> {
+  const [row] = await em.execute<AttestationRow[]>(
+    `select ${ROW_COLUMNS} from attestations where org_id = ? and attestation_id = ?`,
+    [orgId, attestationId],
+  );
+  return row ? recordFromRow(row) : null;
+}

@@ -3,6 +3,7 @@ import type { Em } from '../../platform/db/database.js';
 import { resourceNotFound } from '../../platform/errors.js';
 import type { EpochSchema } from './attestations.schemas.js';
 import { MerkleTreeBuilder } from './epoch.merkle.js';
+import { foldEpochCounts, selectEpochCountToken, selectEpochRow } from './epochs.store.js';
 
 export type EpochSummary = Static<typeof EpochSchema>;
 
@@ -12,26 +13,6 @@ export const MERKLE_DESCRIPTION = {
   leaves: "the 32 bytes of each attestation's contentHash",
   order: 'timestamp ascending, then attestationId ascending (byte order)',
 };
-
-interface EpochRow {
-  count: number | string;
-  l0: number | string;
-  l2: number | string;
-  first: Date | string | null;
-  last: Date | string | null;
-  /** Every content hash's 32 bytes, back to back, in Merkle order. */
-  leaves: Uint8Array | null;
-  /** `countToken` of the same snapshot. */
-  token: string | null;
-}
-
-/**
- * What an epoch's kept counts say about it: their sum (the number of its attestations) and the newest
- * piece. Rows are only ever added to an epoch, and each addition appends a piece with a new identity, so
- * the same token means the same rows; a re-created org starts from new pieces.
- */
-const TOKEN = `(select coalesce(sum(attestations), 0) || '/' || coalesce(max(piece), 0)
-  from attestation_epoch_counts where org_id = ? and epoch_id = ?)`;
 
 /**
  * Count, time span and Merkle root of an epoch, from one statement: one consistent snapshot however
@@ -47,16 +28,7 @@ async function summarizeWithToken(
   orgId: string,
   epochId: string,
 ): Promise<{ summary: EpochSummary; token: string | null }> {
-  const [row] = await em.execute<EpochRow[]>(
-    `select count(*) as count,
-       count(*) filter (where level = 'L0') as l0,
-       count(*) filter (where level = 'L2') as l2,
-       min(attested_at) as first, max(attested_at) as last,
-       string_agg(decode(content_hash, 'hex'), ''::bytea order by attested_at, attestation_id) as leaves,
-       ${TOKEN} as token
-     from attestations where org_id = ? and epoch_id = ?`,
-    [orgId, epochId, orgId, epochId],
-  );
+  const row = await selectEpochRow(em, orgId, epochId);
   const count = Number(row?.count ?? 0);
   if (!row || count === 0 || !row.leaves || row.first === null || row.last === null) {
     throw resourceNotFound('Epoch', { epochId });
@@ -69,8 +41,8 @@ async function summarizeWithToken(
     epochId,
     count,
     levels: { L0: Number(row.l0), L2: Number(row.l2) },
-    firstTimestamp: new Date(row.first).toISOString(),
-    lastTimestamp: new Date(row.last).toISOString(),
+    firstTimestamp: row.first,
+    lastTimestamp: row.last,
     merkleRoot: tree.root().toString('hex'),
     merkle: MERKLE_DESCRIPTION,
   };
@@ -96,14 +68,14 @@ export class EpochSummaryCache {
     const key = `${orgId}\u0000${epochId}`;
     const cached = this.entries.get(key);
     if (cached) {
-      const [row] = await em.execute<{ token: string }[]>(`select ${TOKEN} as token`, [orgId, epochId]);
+      const token = await selectEpochCountToken(em, orgId, epochId);
       this.entries.delete(key);
-      if (row?.token === cached.token) {
+      if (token === cached.token) {
         this.entries.set(key, cached);
         return cached.summary;
       }
     }
-    await foldCounts(em, orgId, epochId);
+    await foldEpochCounts(em, orgId, epochId);
     const { summary, token } = await summarizeWithToken(em, orgId, epochId);
     if (token !== null) {
       this.entries.set(key, { token, summary });
@@ -114,21 +86,4 @@ export class EpochSummaryCache {
     }
     return summary;
   }
-}
-
-/**
- * Replaces an epoch's count pieces by one holding their sum, in one statement. Concurrent folds do not
- * double anything: a piece another fold deleted first is skipped, and a fold that deleted nothing
- * inserts nothing.
- */
-async function foldCounts(em: Em, orgId: string, epochId: string): Promise<void> {
-  await em.execute(
-    `with gone as (
-       delete from attestation_epoch_counts where org_id = ? and epoch_id = ?
-         and (select count(*) from attestation_epoch_counts where org_id = ? and epoch_id = ?) > 1
-       returning attestations)
-     insert into attestation_epoch_counts (org_id, epoch_id, attestations)
-     select ?, ?, sum(attestations) from gone having count(*) > 0`,
-    [orgId, epochId, orgId, epochId, orgId, epochId],
-  );
 }

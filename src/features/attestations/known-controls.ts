@@ -1,5 +1,6 @@
 import type { Database } from '../../platform/db/database.js';
 import { type Ready, remember, settled } from '../../platform/ready.js';
+import { selectControlIds } from '../controls/controls.store.js';
 
 /**
  * The control library's ids, loaded once: the library only grows (seeding at start), so an id missing
@@ -24,12 +25,7 @@ export class KnownControls {
 
   private load(): Promise<Set<string>> {
     if (!this.ids) {
-      const loading = remember(
-        this.db
-          .em()
-          .execute<{ control_id: string }[]>('select control_id from controls')
-          .then((rows) => new Set(rows.map((row) => row.control_id))),
-      );
+      const loading = remember(selectControlIds(this.db.em()));
       loading.catch(() => {
         if (this.ids === loading) this.ids = null;
       });

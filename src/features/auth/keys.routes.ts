@@ -4,7 +4,6 @@ import type { AppContext } from '../../context.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
 import { SCOPES } from '../../shared/vocabulary.js';
 import { requireOrg } from '../orgs/orgs.service.js';
-import type { ApiKey } from './api-key.entity.js';
 import { principalOf } from './auth.plugin.js';
 import {
   CreatedKeySchema,
@@ -14,16 +13,16 @@ import {
   KeySchema,
   PrincipalSchema,
 } from './keys.schemas.js';
-import { createKey, getKey, listKeys, revokeKey } from './keys.service.js';
+import { type ApiKeyRow, createKey, getKey, listKeys, revokeKey } from './keys.service.js';
 import { hasScope, isPlatform } from './scopes.js';
 
-const keyView = (key: ApiKey) => ({
+const keyView = (key: ApiKeyRow) => ({
   keyId: key.keyId,
-  orgId: key.orgId ?? null,
-  name: key.name ?? null,
+  orgId: key.orgId,
+  name: key.name,
   scopes: key.scopes,
-  createdAt: key.createdAt.toISOString(),
-  revokedAt: key.revokedAt ? key.revokedAt.toISOString() : null,
+  createdAt: key.createdAt,
+  revokedAt: key.revokedAt,
 });
 
 export const keyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {

@@ -3,7 +3,15 @@ import type { Em } from '../../platform/db/database.js';
 import { badRequest, resourceNotFound } from '../../platform/errors.js';
 import { reportCache } from '../../platform/metrics/events.js';
 import type { Scope } from '../../shared/vocabulary.js';
-import { ApiKey } from './api-key.entity.js';
+import {
+  type ApiKeyRow,
+  countApiKeys,
+  insertApiKey,
+  revokeApiKey,
+  selectApiKey,
+  selectApiKeyByHash,
+  selectApiKeys,
+} from './keys.store.js';
 import type { Principal } from './scopes.js';
 
 const KEY_PREFIX = 'cmp_';
@@ -40,45 +48,29 @@ export async function createKey(
     });
   }
   const key = generateSecret();
-  const entity = em.create(ApiKey, {
-    keyId: generateKeyId(),
-    orgId: input.orgId,
-    name: input.name ?? null,
-    scopes,
-    keyHash: hashSecret(key),
-    createdAt: new Date(),
-    revokedAt: null,
-  });
-  await em.flush();
-  return {
-    keyId: entity.keyId,
-    key,
-    orgId: entity.orgId ?? null,
-    name: entity.name ?? null,
-    scopes,
-    createdAt: entity.createdAt,
-  };
+  const created = { keyId: generateKeyId(), orgId: input.orgId, name: input.name ?? null, scopes };
+  const createdAt = new Date();
+  await insertApiKey(em, { ...created, keyHash: hashSecret(key) }, createdAt);
+  return { keyId: created.keyId, key, orgId: created.orgId, name: created.name, scopes, createdAt };
 }
 
-export const listKeys = (em: Em, orgId: string) =>
-  em.find(ApiKey, { orgId }, { orderBy: { createdAt: 'asc', keyId: 'asc' } });
+export type { ApiKeyRow };
 
-export async function getKey(em: Em, orgId: string, keyId: string): Promise<ApiKey> {
-  const key = await em.findOne(ApiKey, { keyId, orgId });
+export const listKeys = (em: Em, orgId: string): Promise<ApiKeyRow[]> => selectApiKeys(em, orgId);
+
+export async function getKey(em: Em, orgId: string, keyId: string): Promise<ApiKeyRow> {
+  const key = await selectApiKey(em, orgId, keyId);
   if (!key) throw resourceNotFound('API key', { keyId });
   return key;
 }
 
-export async function revokeKey(em: Em, orgId: string, keyId: string): Promise<ApiKey> {
-  const key = await getKey(em, orgId, keyId);
-  if (!key.revokedAt) {
-    key.revokedAt = new Date();
-    await em.flush();
-  }
+export async function revokeKey(em: Em, orgId: string, keyId: string): Promise<ApiKeyRow> {
+  const key = await revokeApiKey(em, orgId, keyId, new Date());
+  if (!key) throw resourceNotFound('API key', { keyId });
   return key;
 }
 
-export const countKeys = (em: Em) => em.count(ApiKey, {});
+export const countKeys = (em: Em): Promise<number> => countApiKeys(em);
 
 const CACHE_TTL_MS = 10_000;
 
@@ -120,11 +112,11 @@ export class KeyResolver {
   /** Reads the key from the database by the secret's hash and caches the answer (`known` said nothing). */
   async lookUp(secret: string): Promise<Principal | null> {
     const hash = hashSecret(secret);
-    const row = await this.em().findOne(ApiKey, { keyHash: hash });
+    const row = await selectApiKeyByHash(this.em(), hash);
     // The index lookup found the row by hash; the constant-time compare keeps the check itself uniform.
     const principal =
       row && !row.revokedAt && digestsEqual(row.keyHash, hash)
-        ? { keyId: row.keyId, orgId: row.orgId ?? null, scopes: row.scopes as Scope[] }
+        ? { keyId: row.keyId, orgId: row.orgId, scopes: row.scopes }
         : null;
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(secret, { principal, expiresAt: Date.now() + CACHE_TTL_MS });

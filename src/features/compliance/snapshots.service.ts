@@ -5,10 +5,10 @@ import type { Static } from 'typebox';
 import type { Em } from '../../platform/db/database.js';
 import { conflict, resourceNotFound } from '../../platform/errors.js';
 import { isExpired, type RecordRow, readRecords } from '../../records/records.store.js';
-import type { ScoreCounts } from '../../records/score.js';
 import { stateKey } from '../../records/state-log.js';
-import { type EvidenceType, ISO_42001 } from '../../shared/vocabulary.js';
+import { ISO_42001 } from '../../shared/vocabulary.js';
 import { controlJudgement, withLibraryControls } from '../controls/library.seed.js';
+import { selectOrgEvidence } from '../evidence/evidence.store.js';
 import type {
   SnapshotControlSchema,
   SnapshotRecordSchema,
@@ -17,6 +17,13 @@ import type {
   SnapshotVerificationSchema,
 } from './compliance.schemas.js';
 import { isoScores } from './compliance.service.js';
+import {
+  insertSnapshot,
+  selectSnapshotContent,
+  selectSnapshotSummaries,
+  snapshotExists,
+  snapshotLabelTaken,
+} from './snapshots.store.js';
 
 export type SnapshotView = Static<typeof SnapshotSchema>;
 export type SnapshotSummary = Static<typeof SnapshotSummarySchema>;
@@ -33,33 +40,13 @@ export function contentHashOf(content: unknown): string {
     .digest('hex');
 }
 
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
-
-interface EvidenceRow {
-  frameworkId: string;
-  requirementId: string;
-  evidenceId: string;
-  type: EvidenceType;
-  title: string;
-  fileUrl: string | null;
-  createdAt: Date | string;
-  effectiveDate: Date | string | null;
-  expiresAt: Date | string | null;
-}
-
 /**
  * Every requirement record (ISO/IEC 42001 controls, and the direct records of other frameworks) with every
  * evidence reference, read from one consistent view of the database.
  */
 async function captureRecords(tx: Em, orgId: string, at: Date) {
   const records = await readRecords(tx, orgId);
-  const evidence = await tx.execute<EvidenceRow[]>(
-    `select framework_id as "frameworkId", requirement_id as "requirementId", evidence_id as "evidenceId", type,
-       title, file_url as "fileUrl", created_at as "createdAt", effective_date as "effectiveDate",
-       expires_at as "expiresAt"
-     from evidence where org_id = ? order by framework_id, requirement_id, created_at desc, evidence_id desc`,
-    [orgId],
-  );
+  const evidence = await selectOrgEvidence(tx, orgId);
   const byRecord = new Map<string, SnapshotControl['evidence']>();
   for (const row of evidence) {
     const key = stateKey(row.frameworkId, row.requirementId);
@@ -69,9 +56,9 @@ async function captureRecords(tx: Em, orgId: string, at: Date) {
       type: row.type,
       title: row.title,
       fileUrl: row.fileUrl,
-      createdAt: new Date(row.createdAt).toISOString(),
-      effectiveDate: iso(row.effectiveDate),
-      expiresAt: iso(row.expiresAt),
+      createdAt: row.createdAt,
+      effectiveDate: row.effectiveDate,
+      expiresAt: row.expiresAt,
       expired: isExpired(row.expiresAt, at),
     });
     byRecord.set(key, list);
@@ -128,11 +115,7 @@ export async function createSnapshot(
   now = new Date(),
 ): Promise<SnapshotView> {
   const labelTaken = () => conflict('A snapshot with this label already exists', { label: input.label });
-  const [existing] = await em.execute<{ found: number }[]>(
-    'select 1 as found from compliance_snapshots where org_id = ? and label = ?',
-    [input.orgId, input.label],
-  );
-  if (existing) throw labelTaken();
+  if (await snapshotLabelTaken(em, input.orgId, input.label)) throw labelTaken();
   return em.transactional(
     async (tx) => {
       const { scores, controls, frameworks } = await captureRecords(tx, input.orgId, now);
@@ -147,43 +130,24 @@ export async function createSnapshot(
         frameworks,
       };
       const contentHash = contentHashOf(content);
-      const inserted = await tx.execute<{ snapshotId: string }[]>(
-        `insert into compliance_snapshots
-           (snapshot_id, org_id, label, notes, created_at, created_by, score, counts, content, content_hash)
-         values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?)
-         on conflict (org_id, label) do nothing returning snapshot_id as "snapshotId"`,
-        [
-          content.snapshotId,
-          input.orgId,
-          input.label,
-          content.notes,
-          now,
-          input.createdBy,
-          content.score,
-          JSON.stringify(scores.counts),
-          JSON.stringify(content),
-          contentHash,
-        ],
-      );
-      if (inserted.length === 0) throw labelTaken();
+      const inserted = await insertSnapshot(tx, {
+        snapshotId: content.snapshotId,
+        orgId: input.orgId,
+        label: input.label,
+        notes: content.notes,
+        createdAt: now,
+        createdBy: input.createdBy,
+        score: content.score,
+        counts: scores.counts,
+        content,
+        contentHash,
+      });
+      if (!inserted) throw labelTaken();
       return { ...content, contentHash };
     },
     { isolationLevel: IsolationLevel.REPEATABLE_READ },
   );
 }
-
-interface SummaryRow {
-  snapshotId: string;
-  label: string;
-  notes: string | null;
-  createdAt: Date | string;
-  score: number | null;
-  counts: ScoreCounts;
-  contentHash: string;
-}
-
-const SUMMARY_COLUMNS = `snapshot_id as "snapshotId", label, notes, created_at as "createdAt", score, counts,
-  content_hash as "contentHash"`;
 
 export async function listSnapshots(
   em: Em,
@@ -192,31 +156,19 @@ export async function listSnapshots(
 ): Promise<{ snapshots: SnapshotSummary[]; total: number; limit: number; offset: number }> {
   const limit = query.limit ?? 50;
   const offset = query.offset ?? 0;
-  const rows = await em.execute<SummaryRow[]>(
-    `select ${SUMMARY_COLUMNS} from compliance_snapshots where org_id = ?
-     order by created_at desc, snapshot_id desc limit ? offset ?`,
-    [orgId, limit, offset],
-  );
-  const [{ total }] = await em.execute<{ total: number }[]>(
-    'select count(*)::int as total from compliance_snapshots where org_id = ?',
-    [orgId],
-  );
-  return {
-    snapshots: rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt).toISOString() })),
-    total,
-    limit,
-    offset,
-  };
+  const { snapshots, total } = await selectSnapshotSummaries(em, orgId, { limit, offset });
+  return { snapshots, total, limit, offset };
 }
 
 async function readSnapshot(em: Em, orgId: string, snapshotId: string) {
-  const [row] = await em.execute<{ content: SnapshotContent; contentHash: string }[]>(
-    `select content, content_hash as "contentHash" from compliance_snapshots
-     where org_id = ? and snapshot_id = ?`,
-    [orgId, snapshotId],
-  );
+  const row = await selectSnapshotContent<SnapshotContent>(em, orgId, snapshotId);
   if (!row) throw resourceNotFound('Snapshot', { snapshotId });
   return row;
+}
+
+/** Fails with 404 "Snapshot not found" unless the org has this snapshot. */
+export async function requireSnapshot(em: Em, orgId: string, snapshotId: string): Promise<void> {
+  if (!(await snapshotExists(em, orgId, snapshotId))) throw resourceNotFound('Snapshot', { snapshotId });
 }
 
 export async function getSnapshot(em: Em, orgId: string, snapshotId: string): Promise<SnapshotView> {

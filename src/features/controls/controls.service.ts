@@ -3,10 +3,11 @@ import type { Em } from '../../platform/db/database.js';
 import { invalidField, resourceNotFound } from '../../platform/errors.js';
 import { type RecordView, readRecordViews, writeJudgement } from '../../records/records.store.js';
 import { ISO_42001, type RequirementStatus } from '../../shared/vocabulary.js';
-import type { ControlSchema, OrgControlSchema } from './controls.schemas.js';
+import type { OrgControlSchema } from './controls.schemas.js';
+import { type ControlView, selectControl, selectControls } from './controls.store.js';
 import { controlJudgement, DOMAIN_IDS, withLibraryControls } from './library.seed.js';
 
-export type ControlView = Static<typeof ControlSchema>;
+export type { ControlView };
 export type OrgControlView = Static<typeof OrgControlSchema>;
 
 function checkDomain(domain: string | undefined): void {
@@ -17,45 +18,22 @@ function checkDomain(domain: string | undefined): void {
   }
 }
 
-const CONTROL_COLUMNS = `control_id as "controlId", domain, domain_title as "domainTitle", title, description`;
-
 /** The library, optionally filtered by domain and ranked by full-text relevance to `search`. */
 export async function listControls(
   em: Em,
   query: { domain?: string; search?: string },
 ): Promise<ControlView[]> {
   checkDomain(query.domain);
-  const params: unknown[] = [];
-  const where: string[] = [];
-  let rank = '';
-  let order = 'sort_order';
-  if (query.search) {
-    // websearch_to_tsquery accepts any user text without syntax errors; ids match on their own too.
-    rank = `, ts_rank(search_vector, websearch_to_tsquery('english', ?))::float8 as rank`;
-    where.push(`(search_vector @@ websearch_to_tsquery('english', ?) or control_id ilike ?)`);
-    params.push(query.search, query.search, `${query.search.replace(/[%_\\]/g, '\\$&')}%`);
-    order = 'rank desc, sort_order';
-  }
-  if (query.domain) {
-    where.push('domain = ?');
-    params.push(query.domain);
-  }
-  const rows = await em.execute<ControlView[]>(
-    `select ${CONTROL_COLUMNS}${rank} from controls ${where.length ? `where ${where.join(' and ')}` : ''} order by ${order}`,
-    params,
-  );
+  const rows = await selectControls(em, query);
   return rows.map((row) =>
     row.rank === undefined ? row : { ...row, rank: Math.round(row.rank * 1e4) / 1e4 },
   );
 }
 
 export async function getControl(em: Em, controlId: string): Promise<ControlView> {
-  const [row] = await em.execute<ControlView[]>(
-    `select ${CONTROL_COLUMNS} from controls where control_id = ?`,
-    [controlId],
-  );
-  if (!row) throw resourceNotFound('Control', { controlId });
-  return row;
+  const control = await selectControl(em, controlId);
+  if (!control) throw resourceNotFound('Control', { controlId });
+  return control;
 }
 
 /**

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Em } from '../../platform/db/database.js';
 import { seedIsoRecords } from '../../records/records.store.js';
 import { ISO_42001, type RequirementStatus } from '../../shared/vocabulary.js';
+import { upsertControls } from './controls.store.js';
 
 export interface LibraryControl {
   controlId: string;
@@ -53,21 +54,12 @@ export async function seedControlLibrary(em: Em): Promise<void> {
   const { domains, controls } = controlLibrary();
   const domainTitle = new Map(domains.map((domain) => [domain.id, domain.title]));
   await em.transactional(async (tx) => {
-    await tx.execute(
-      `insert into controls (control_id, domain, domain_title, title, description, sort_order)
-       values ${controls.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
-       on conflict (control_id) do update set domain = excluded.domain, domain_title = excluded.domain_title,
-         title = excluded.title, description = excluded.description, sort_order = excluded.sort_order
-       where (controls.domain, controls.domain_title, controls.title, controls.description, controls.sort_order)
-         is distinct from (excluded.domain, excluded.domain_title, excluded.title, excluded.description, excluded.sort_order)`,
-      controls.flatMap((control, index) => [
-        control.controlId,
-        control.domain,
-        domainTitle.get(control.domain) ?? control.domain,
-        control.title,
-        control.description,
-        index,
-      ]),
+    await upsertControls(
+      tx,
+      controls.map((control) => ({
+        ...control,
+        domainTitle: domainTitle.get(control.domain) ?? control.domain,
+      })),
     );
     await seedIsoRecords(tx);
   });

@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Em } from '../../platform/db/database.js';
+import { toIso } from '../../platform/db/instant.js';
 import type { LibraryEdge, Relationship, RequirementRef } from './framework.types.js';
 import { pairKey } from './library.js';
 
@@ -30,7 +31,7 @@ interface Row {
   rationale: string;
   reference: string | null;
   createdBy: string;
-  createdAt: Date | string;
+  createdAt: string;
 }
 
 const COLUMNS = `edge_id as "edgeId", source_framework_id as "sourceFrameworkId", source_id as "sourceId",
@@ -52,7 +53,7 @@ function toEdge(row: Row): LibraryEdge {
     rationale: row.rationale,
     added: {
       createdBy: row.createdBy,
-      createdAt: new Date(row.createdAt).toISOString(),
+      createdAt: toIso(row.createdAt),
       ...(row.reference === null ? {} : { reference: row.reference }),
     },
   };

@@ -74,3 +74,16 @@ export async function saveStoredFramework(
     return existing ? 'replaced' : 'created';
   });
 }
+
+/**
+ * The library's revision as `revisionOf` (library.service) spells it, in one statement: the imported set's
+ * ids and hashes (in the order `loadStoredFrameworks` reads them) and the digest of the added edges (as
+ * `analystEdgesDigest` computes it).
+ */
+const REVISION_SQL = `select 'builtin;' || coalesce((select string_agg(framework_id || ':' || content_hash, ','
+     order by framework_id) from cte_frameworks), '')
+   || ';edges:' || coalesce((select md5(string_agg(edge_id::text, ',' order by edge_id::text collate "C"))
+     from cte_analyst_edges), '') as revision`;
+
+export const readLibraryRevision = (em: Em): Promise<string> =>
+  em.execute<{ revision: string }[]>(REVISION_SQL).then(([row]) => row.revision);

@@ -13,7 +13,7 @@ import { resourceNotFound } from '../../platform/errors.js';
 import { type Ready, whenReady } from '../../platform/ready.js';
 import { digestOf, loadAnalystEdges } from './analyst-edges.store.js';
 import type { Framework } from './framework.types.js';
-import { loadStoredFrameworks, type StoredFrameworkRef } from './frameworks.store.js';
+import { loadStoredFrameworks, readLibraryRevision, type StoredFrameworkRef } from './frameworks.store.js';
 import {
   BUILTIN_FRAMEWORK_IDS,
   extendLibrary,
@@ -57,24 +57,12 @@ async function loadLibrary(em: Em): Promise<CurrentLibrary> {
   };
 }
 
-/**
- * The revision as `revisionOf` spells it, in one statement: the imported set's ids and hashes (in the order
- * `loadStoredFrameworks` reads them) and the digest of the added edges (as `analystEdgesDigest` computes it).
- */
-const REVISION_SQL = `select 'builtin;' || coalesce((select string_agg(framework_id || ':' || content_hash, ','
-     order by framework_id) from cte_frameworks), '')
-   || ';edges:' || coalesce((select md5(string_agg(edge_id::text, ',' order by edge_id::text collate "C"))
-     from cte_analyst_edges), '') as revision`;
-
-const readRevision = (em: Em) =>
-  em.execute<{ revision: string }[]>(REVISION_SQL).then(([row]) => row.revision);
-
 /** The revision query on the wire, and the one that goes out when it returns. */
 let running: Promise<string> | undefined;
 let queued: Promise<string> | undefined;
 
 function sendRevisionQuery(em: Em): Promise<string> {
-  const sent = readRevision(em);
+  const sent = readLibraryRevision(em);
   running = sent;
   const settle = () => {
     if (running === sent) running = undefined;
@@ -90,7 +78,7 @@ function sendRevisionQuery(em: Em): Promise<string> {
  * A transaction reads its own snapshot.
  */
 export function revisionNow(em: Em): Promise<string> {
-  if (em.isInTransaction()) return readRevision(em);
+  if (em.isInTransaction()) return readLibraryRevision(em);
   if (queued) return queued;
   if (!running) return sendRevisionQuery(em);
   const next = running.then(

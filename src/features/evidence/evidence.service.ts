@@ -2,46 +2,33 @@ import type { Static } from 'typebox';
 import type { Em } from '../../platform/db/database.js';
 import { invalidField, resourceNotFound } from '../../platform/errors.js';
 import { parseInstant } from '../../platform/time.js';
-import {
-  ensureRecord,
-  evidenceTotalSql,
-  isExpired,
-  type RecordKey,
-  recordExists,
-} from '../../records/records.store.js';
+import { ensureRecord, isExpired, type RecordKey, recordExists } from '../../records/records.store.js';
 import { type EvidenceType, ISO_42001 } from '../../shared/vocabulary.js';
 import type { CreateEvidenceBody, EvidenceSchema } from './evidence.schemas.js';
-import { insertEvidence } from './evidence.store.js';
+import {
+  type EvidenceRow,
+  insertEvidence,
+  selectEvidenceItem,
+  selectEvidencePage,
+  selectExpiringEvidence,
+} from './evidence.store.js';
 
 export type EvidenceView = Static<typeof EvidenceSchema>;
 export type NewEvidenceInput = Static<typeof CreateEvidenceBody>;
 
-interface EvidenceRow {
-  evidenceId: string;
-  controlId: string;
-  type: EvidenceType;
-  title: string;
-  description: string | null;
-  fileUrl: string | null;
-  attestationId: string | null;
-  effectiveDate: Date | string | null;
-  expiresAt: Date | string | null;
-  createdAt: Date | string;
-  createdBy: string | null;
-}
-
-const EVIDENCE_COLUMNS = `evidence_id as "evidenceId", requirement_id as "controlId", type, title, description,
-  file_url as "fileUrl", attestation_id as "attestationId", effective_date as "effectiveDate",
-  expires_at as "expiresAt", created_at as "createdAt", created_by as "createdBy"`;
-
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
-
 const toView = (row: EvidenceRow, now: Date): EvidenceView => ({
-  ...row,
-  effectiveDate: iso(row.effectiveDate),
-  expiresAt: iso(row.expiresAt),
+  evidenceId: row.evidenceId,
+  controlId: row.requirementId,
+  type: row.type,
+  title: row.title,
+  description: row.description,
+  fileUrl: row.fileUrl,
+  attestationId: row.attestationId,
+  effectiveDate: row.effectiveDate,
+  expiresAt: row.expiresAt,
+  createdAt: row.createdAt,
+  createdBy: row.createdBy,
   expired: isExpired(row.expiresAt, now),
-  createdAt: new Date(row.createdAt).toISOString(),
 });
 
 /** The rules a schema cannot express: which types need a file, a real host, a coherent validity window. */
@@ -103,15 +90,16 @@ export async function addEvidence(
   return toView(
     {
       evidenceId,
-      controlId: requirementId,
+      frameworkId,
+      requirementId,
       type: evidence.type,
       title: evidence.title,
       description: evidence.description ?? null,
       fileUrl: evidence.fileUrl ?? null,
       attestationId: null,
-      effectiveDate,
-      expiresAt,
-      createdAt: now,
+      effectiveDate: effectiveDate?.toISOString() ?? null,
+      expiresAt: expiresAt?.toISOString() ?? null,
+      createdAt: now.toISOString(),
       createdBy: input.createdBy,
     },
     now,
@@ -125,13 +113,9 @@ export interface EvidencePage {
   offset: number;
 }
 
-/** From this offset on, skipped rows are read from the index only. */
-const DEEP_OFFSET = 500;
-
 /**
- * One page, newest first (ties broken by id, so pages are stable), read by one statement: a single round
- * trip and a single snapshot for the page and its total. The page is an index scan and the totals are the
- * control's roll-up columns, so the cost is O(offset + page) whatever the table size.
+ * One page, newest first (ties broken by id, so pages are stable), with its total from one statement
+ * (see `selectEvidencePage`).
  */
 export async function listEvidence(
   em: Em,
@@ -141,34 +125,8 @@ export async function listEvidence(
 ): Promise<EvidencePage> {
   const limit = query.limit ?? 50;
   const offset = query.offset ?? 0;
-  const { orgId, frameworkId, requirementId } = key;
-  // The page names the record as values, not as references to an outer row: only then does the planner
-  // see how selective they are and walk the index instead of sorting the record's whole slice.
-  const match = `org_id = ? and framework_id = ? and requirement_id = ?${query.type ? ' and type = ?' : ''}`;
-  const order = 'order by created_at desc, evidence_id desc';
-  // Deep pages skip rows in the index alone (it holds every ordering column), then fetch only the page.
-  const page =
-    offset < DEEP_OFFSET
-      ? `select ${EVIDENCE_COLUMNS} from evidence where ${match} ${order} limit ? offset ?`
-      : `select ${EVIDENCE_COLUMNS} from evidence join (select evidence_id from evidence where ${match}
-           ${order} limit ? offset ?) deep using (evidence_id)`;
-  const [row] = await em.execute<{ total: number; evidence: EvidenceRow[] }[]>(
-    `select ${evidenceTotalSql(query.type)} as total,
-       coalesce((select json_agg(page order by page."createdAt" desc, page."evidenceId" desc) from (${page}) page),
-         '[]'::json) as evidence`,
-    [
-      orgId,
-      frameworkId,
-      requirementId,
-      orgId,
-      frameworkId,
-      requirementId,
-      ...(query.type ? [query.type] : []),
-      limit,
-      offset,
-    ],
-  );
-  return { evidence: row.evidence.map((item) => toView(item, now)), total: row.total, limit, offset };
+  const page = await selectEvidencePage(em, key, { type: query.type, limit, offset });
+  return { evidence: page.evidence.map((item) => toView(item, now)), total: page.total, limit, offset };
 }
 
 export async function getEvidence(
@@ -177,11 +135,7 @@ export async function getEvidence(
   evidenceId: string,
   now = new Date(),
 ): Promise<EvidenceView> {
-  const [row] = await em.execute<EvidenceRow[]>(
-    `select ${EVIDENCE_COLUMNS} from evidence
-     where org_id = ? and framework_id = ? and requirement_id = ? and evidence_id = ?`,
-    [key.orgId, key.frameworkId, key.requirementId, evidenceId],
-  );
+  const row = await selectEvidenceItem(em, key, evidenceId);
   if (!row) throw resourceNotFound('Evidence', { evidenceId });
   return toView(row, now);
 }
@@ -219,29 +173,12 @@ export async function listExpiringEvidence(
   if (to < from) throw invalidField('querystring.to', 'must not be before from');
   const limit = query.limit ?? 50;
   const offset = query.offset ?? 0;
-  const match = 'org_id = ? and expires_at is not null and expires_at >= ? and expires_at < ?';
-  const [row] = await em.execute<
-    {
-      total: number;
-      evidence: (Omit<ExpiringEvidencePage['evidence'][number], 'expired'> & { expiresAt: string })[];
-    }[]
-  >(
-    `select (select count(*)::int from evidence where ${match}) as total,
-       coalesce((select json_agg(page order by page."expiresAt", page."evidenceId") from (
-         select evidence_id as "evidenceId", framework_id as "frameworkId", requirement_id as "requirementId", type,
-           title, expires_at as "expiresAt"
-         from evidence where ${match} order by expires_at, evidence_id limit ? offset ?) page), '[]'::json) as evidence`,
-    [orgId, from, to, orgId, from, to, limit, offset],
-  );
+  const page = await selectExpiringEvidence(em, orgId, { from, to, limit, offset });
   return {
     from: from.toISOString(),
     to: to.toISOString(),
-    evidence: row.evidence.map((item) => ({
-      ...item,
-      expiresAt: new Date(item.expiresAt).toISOString(),
-      expired: isExpired(item.expiresAt, now),
-    })),
-    total: row.total,
+    evidence: page.evidence.map((item) => ({ ...item, expired: isExpired(item.expiresAt, now) })),
+    total: page.total,
     limit,
     offset,
   };

@@ -1,27 +1,22 @@
 import { IsolationLevel } from '@mikro-orm/core';
 import type { Em } from '../../platform/db/database.js';
 import { invalidField, resourceNotFound } from '../../platform/errors.js';
-import { readRecords } from '../../records/records.store.js';
+import { selectOrg } from '../../records/orgs.store.js';
+import { lastRecordChange, readRecords } from '../../records/records.store.js';
 import { countStates, scoreOf } from '../../records/score.js';
 import { ISO_42001 } from '../../shared/vocabulary.js';
-import { getSnapshot, type SnapshotView } from '../compliance/snapshots.service.js';
+import { listAiSystems } from '../ai-systems/ai-systems.service.js';
+import { getSnapshot, requireSnapshot, type SnapshotView } from '../compliance/snapshots.service.js';
 import { controlJudgement, controlLibrary, withLibraryControls } from '../controls/library.seed.js';
 import type { Framework } from '../cte/framework.types.js';
 import { currentLibrary, requireFramework } from '../cte/library.service.js';
+import { selectRecordEvidence, selectRequirementsWithEvidence } from '../evidence/evidence.store.js';
 import { listRequirements } from '../requirements/requirements.service.js';
 import { scoreHistory } from '../scores/history.service.js';
-import type {
-  EvidenceType,
-  ExportAiSystem,
-  ExportControl,
-  ExportEvidence,
-  ExportHistoryPoint,
-  OrgExportData,
-} from './export.types.js';
+import type { ExportControl, ExportEvidence, ExportHistoryPoint, OrgExportData } from './export.types.js';
 import { exportFramework } from './framework.js';
 
-/** Evidence rows read per query: large enough that 100k rows take a few round trips, small enough to stream. */
-const EVIDENCE_PAGE_SIZE = 20_000;
+export { requireSnapshot };
 
 export interface ExportLoadOptions {
   /** When the export is produced. */
@@ -32,25 +27,6 @@ export interface ExportLoadOptions {
   evidenceLimit?: number;
   /** Read the score history for the chart (the PDF SoA). */
   history?: boolean;
-}
-
-type DbInstant = string | Date;
-
-// PostgreSQL's ISO output of a timestamptz: `2026-11-22 10:00:00.123456+00` (fraction and minutes optional).
-const PG_INSTANT = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d+))?([+-]\d\d)(?::?(\d\d))?$/;
-
-/**
- * A timestamptz as `Date#toISOString` writes it, from the text the driver returns. Parsing it into a
- * Date and back costs more than the rest of a row; an offset other than UTC takes the slow way.
- */
-export function isoInstant(value: DbInstant): string {
-  if (value instanceof Date) return value.toISOString();
-  const match = PG_INSTANT.exec(value);
-  if (!match) return new Date(value).toISOString();
-  const [, date, time, fraction = '', hours, minutes = '00'] = match;
-  const millis = fraction.padEnd(3, '0').slice(0, 3);
-  if (hours === '+00' && minutes === '00') return `${date}T${time}.${millis}Z`;
-  return new Date(`${date}T${time}.${millis}${hours}:${minutes}`).toISOString();
 }
 
 /** A control as read from the database, before its evidence is attached. */
@@ -71,23 +47,7 @@ async function readControls(tx: Em, orgId: string): Promise<ControlRow[]> {
   );
 }
 
-const EVIDENCE_COLUMNS = `evidence_id as "evidenceId", type, title, description, file_url as "fileUrl",
-  created_at as "createdAt"`;
-
-interface EvidenceRow {
-  evidenceId: string;
-  type: EvidenceType;
-  title: string;
-  description: string | null;
-  fileUrl: string | null;
-  /** Kept as the driver returns it for the keyset: full precision, whatever the session's time zone. */
-  createdAt: DbInstant;
-}
-
-/**
- * One requirement's evidence, newest first, read in keyset pages over the `(org, framework, requirement,
- * created_at desc, evidence_id desc)` index: only the columns the export shows, no entity hydration.
- */
+/** One requirement's evidence as the export shows it, newest first, up to `limit` items. */
 async function readControlEvidence(
   tx: Em,
   orgId: string,
@@ -95,54 +55,22 @@ async function readControlEvidence(
   controlId: string,
   limit: number,
 ): Promise<ExportEvidence[]> {
-  const evidence: ExportEvidence[] = [];
-  let after: EvidenceRow | undefined;
-  while (evidence.length < limit) {
-    const pageSize = Math.min(EVIDENCE_PAGE_SIZE, limit - evidence.length);
-    const rows: EvidenceRow[] = await tx.execute<EvidenceRow[]>(
-      after
-        ? `select ${EVIDENCE_COLUMNS} from evidence where org_id = ? and framework_id = ? and requirement_id = ?
-             and (created_at, evidence_id) < (?::timestamptz, ?)
-           order by created_at desc, evidence_id desc limit ?`
-        : `select ${EVIDENCE_COLUMNS} from evidence where org_id = ? and framework_id = ? and requirement_id = ?
-           order by created_at desc, evidence_id desc limit ?`,
-      after
-        ? [orgId, frameworkId, controlId, after.createdAt, after.evidenceId, pageSize]
-        : [orgId, frameworkId, controlId, pageSize],
-    );
-    for (const row of rows) {
-      evidence.push({
-        evidenceId: row.evidenceId,
-        controlId,
-        type: row.type,
-        title: row.title,
-        description: row.description,
-        fileUrl: row.fileUrl,
-        createdAt: isoInstant(row.createdAt),
-      });
-    }
-    if (rows.length < pageSize) break;
-    after = rows[rows.length - 1];
-  }
-  return evidence;
-}
-
-async function readAiSystems(tx: Em, orgId: string): Promise<(ExportAiSystem & { updatedAt: DbInstant })[]> {
-  return tx.execute(
-    `select system_id as "systemId", name, description, owner, purpose, risk_level as "riskLevel",
-       lifecycle_stage as "lifecycleStage", updated_at as "updatedAt"
-     from ai_systems where org_id = ? order by lower(name), system_id`,
-    [orgId],
-  );
+  const rows = await selectRecordEvidence(tx, { orgId, frameworkId, requirementId: controlId }, limit);
+  return rows.map((row) => ({
+    evidenceId: row.evidenceId,
+    controlId,
+    type: row.type,
+    title: row.title,
+    description: row.description,
+    fileUrl: row.fileUrl,
+    createdAt: row.createdAt,
+  }));
 }
 
 async function readOrg(em: Em, orgId: string): Promise<OrgExportData['org']> {
-  const [org] = await em.execute<{ orgId: string; name: string; createdAt: DbInstant }[]>(
-    'select org_id as "orgId", name, created_at as "createdAt" from orgs where org_id = ?',
-    [orgId],
-  );
+  const org = await selectOrg(em, orgId);
   if (!org) throw resourceNotFound('Organization', { orgId });
-  return { ...org, createdAt: isoInstant(org.createdAt) };
+  return org;
 }
 
 /** The daily score over the 30 days before `until` (now for live data), oldest first. */
@@ -188,13 +116,13 @@ async function assemble(
       evidence,
     });
   }
-  const systems = await readAiSystems(tx, orgId);
+  const systems = await listAiSystems(tx, orgId, {});
   const counts = countStates(controls);
   const lastModified = latest(
     [
       ...controls.map((control) => control.updatedAt),
       ...controls.map((control) => control.evidence[0]?.createdAt ?? ''),
-      ...systems.map((system) => isoInstant(system.updatedAt)),
+      ...systems.map((system) => system.updatedAt),
       extra.lastChange ?? '',
     ],
     org.createdAt,
@@ -205,7 +133,15 @@ async function assemble(
     score: scoreOf(counts),
     counts,
     controls,
-    aiSystems: systems.map(({ updatedAt: _updatedAt, ...system }) => system),
+    aiSystems: systems.map(({ systemId, name, description, owner, purpose, riskLevel, lifecycleStage }) => ({
+      systemId,
+      name,
+      description,
+      owner,
+      purpose,
+      riskLevel,
+      lifecycleStage,
+    })),
   };
 }
 
@@ -276,24 +212,6 @@ async function readRequirements(
   });
 }
 
-/** The requirements of one framework that have evidence in the org: one index scan, no per-requirement probe. */
-async function requirementsWithEvidence(tx: Em, orgId: string, frameworkId: string): Promise<Set<string>> {
-  const rows = await tx.execute<{ requirementId: string }[]>(
-    'select distinct requirement_id as "requirementId" from evidence where org_id = ? and framework_id = ?',
-    [orgId, frameworkId],
-  );
-  return new Set(rows.map((row) => row.requirementId));
-}
-
-/** The last change of any of the org's requirement records: inferred statuses follow every framework's. */
-async function lastRecordChange(tx: Em, orgId: string): Promise<string | null> {
-  const [row] = await tx.execute<{ at: DbInstant | null }[]>(
-    'select max(updated_at) as at from requirement_records where org_id = ?',
-    [orgId],
-  );
-  return row?.at ? isoInstant(row.at) : null;
-}
-
 /**
  * `loadExportData` for a framework other than ISO/IEC 42001: the framework and its requirements come from
  * the current library (built in or imported), the org's state from its requirement records and the
@@ -316,7 +234,7 @@ async function loadFrameworkExportData(
         org,
         framework: exportFramework(framework, { imported: importedIds.has(framework.id) }),
         ...(await assemble(tx, orgId, org, rows, frameworkId, options, {
-          withEvidence: await requirementsWithEvidence(tx, orgId, frameworkId),
+          withEvidence: await selectRequirementsWithEvidence(tx, orgId, frameworkId),
           lastChange: await lastRecordChange(tx, orgId),
         })),
       } satisfies OrgExportData;
@@ -342,15 +260,6 @@ export function refuseSnapshotOfOtherFramework(frameworkId: string, snapshotId: 
 export async function requireExportFramework(em: Em, frameworkId: string): Promise<void> {
   if (frameworkId === ISO_42001) return;
   requireFramework((await currentLibrary(em)).library, frameworkId);
-}
-
-/** Fails with 404 "Snapshot not found" unless the org has this snapshot. */
-export async function requireSnapshot(em: Em, orgId: string, snapshotId: string): Promise<void> {
-  const [row] = await em.execute<{ found: number }[]>(
-    'select 1 as found from compliance_snapshots where org_id = ? and snapshot_id = ?',
-    [orgId, snapshotId],
-  );
-  if (!row) throw resourceNotFound('Snapshot', { snapshotId });
 }
 
 /**

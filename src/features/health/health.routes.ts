@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
+import { pingDatabase } from '../../platform/db/database.js';
 import { ErrorEnvelopeSchema } from '../../shared/schemas.js';
 
 const HealthSchema = Type.Object({
@@ -32,11 +33,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       },
     },
     async (_request, reply) => {
-      const database = await ctx.db
-        .em()
-        .execute('select 1')
-        .then(() => 'ok')
-        .catch(() => 'unreachable');
+      const database = (await pingDatabase(ctx.db)) ? 'ok' : 'unreachable';
       const queue = (await ctx.jobs.ready().catch(() => false)) ? ctx.jobs.kind : 'unreachable';
       const ready = database === 'ok' && queue !== 'unreachable';
       return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', database, queue });

@@ -4,30 +4,26 @@ import { badRequest, conflict, resourceNotFound } from '../../platform/errors.js
 import { sidecarKeyIdOfRaw } from '../../shared/sidecar-key-id.js';
 import { ed25519FromStored, KeyFormatError, parseEd25519PublicKey } from './ed25519.js';
 import type { SidecarKeySchema } from './sidecar-keys.schemas.js';
+import {
+  insertSidecarKey,
+  revokeSidecarKeyRow,
+  type SidecarKeyRow,
+  selectSidecarKey,
+  selectSidecarKeys,
+  selectVerificationKey,
+} from './sidecar-keys.store.js';
 
 export type SidecarKeyView = Static<typeof SidecarKeySchema>;
 
-interface SidecarKeyRow {
-  org_id: string;
-  key_id: string;
-  name: string | null;
-  public_key: string;
-  fingerprint: string;
-  created_at: Date | string;
-  revoked_at: Date | string | null;
-}
-
-const COLUMNS = 'org_id, key_id, name, public_key, fingerprint, created_at, revoked_at';
-
 const toView = (row: SidecarKeyRow): SidecarKeyView => ({
-  keyId: row.key_id,
-  orgId: row.org_id,
+  keyId: row.keyId,
+  orgId: row.orgId,
   name: row.name,
   algorithm: 'Ed25519',
-  publicKey: ed25519FromStored(row.public_key).pem,
+  publicKey: ed25519FromStored(row.publicKey).pem,
   fingerprint: row.fingerprint,
-  createdAt: new Date(row.created_at).toISOString(),
-  revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at).toISOString(),
+  createdAt: row.createdAt,
+  revokedAt: row.revokedAt,
 });
 
 export async function registerSidecarKey(
@@ -46,39 +42,28 @@ export async function registerSidecarKey(
     });
   }
   const keyId = input.keyId ?? sidecarKeyIdOfRaw(Buffer.from(parsed.raw, 'base64'));
-  const [row] = await em.execute<SidecarKeyRow[]>(
-    `insert into sidecar_keys (org_id, key_id, name, public_key, fingerprint, created_at)
-     values (?, ?, ?, ?, ?, ?) on conflict (org_id, key_id) do nothing returning ${COLUMNS}`,
-    [orgId, keyId, input.name ?? null, parsed.raw, parsed.fingerprint, new Date()],
+  const row = await insertSidecarKey(
+    em,
+    { orgId, keyId, name: input.name ?? null, publicKey: parsed.raw, fingerprint: parsed.fingerprint },
+    new Date(),
   );
   if (!row) throw conflict('Sidecar key already exists', { keyId });
   return toView(row);
 }
 
 export async function listSidecarKeys(em: Em, orgId: string): Promise<SidecarKeyView[]> {
-  const rows = await em.execute<SidecarKeyRow[]>(
-    `select ${COLUMNS} from sidecar_keys where org_id = ? order by created_at, key_id`,
-    [orgId],
-  );
-  return rows.map(toView);
+  return (await selectSidecarKeys(em, orgId)).map(toView);
 }
 
 export async function getSidecarKey(em: Em, orgId: string, keyId: string): Promise<SidecarKeyView> {
-  const [row] = await em.execute<SidecarKeyRow[]>(
-    `select ${COLUMNS} from sidecar_keys where org_id = ? and key_id = ?`,
-    [orgId, keyId],
-  );
+  const row = await selectSidecarKey(em, orgId, keyId);
   if (!row) throw resourceNotFound('Sidecar key', { keyId });
   return toView(row);
 }
 
 /** Revoking twice is harmless: the first revocation time stays. */
 export async function revokeSidecarKey(em: Em, orgId: string, keyId: string): Promise<SidecarKeyView> {
-  const [row] = await em.execute<SidecarKeyRow[]>(
-    `update sidecar_keys set revoked_at = coalesce(revoked_at, ?)
-     where org_id = ? and key_id = ? returning ${COLUMNS}`,
-    [new Date(), orgId, keyId],
-  );
+  const row = await revokeSidecarKeyRow(em, orgId, keyId, new Date());
   if (!row) throw resourceNotFound('Sidecar key', { keyId });
   return toView(row);
 }
@@ -88,9 +73,5 @@ export async function findSidecarKey(
   orgId: string,
   keyId: string,
 ): Promise<{ publicKey: string; revoked: boolean } | null> {
-  const [row] = await em.execute<{ public_key: string; revoked: boolean }[]>(
-    'select public_key, revoked_at is not null as revoked from sidecar_keys where org_id = ? and key_id = ?',
-    [orgId, keyId],
-  );
-  return row ? { publicKey: row.public_key, revoked: row.revoked } : null;
+  return selectVerificationKey(em, orgId, keyId);
 }

@@ -4,7 +4,6 @@ import { Migrator } from '@mikro-orm/migrations';
 import { PgliteDriver, MikroORM as PgliteMikroORM } from '@mikro-orm/pglite';
 import { MikroORM as PgMikroORM, PostgreSqlDriver, type SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
-import { entities } from './entities.js';
 import { lockDataDir } from './lock.js';
 import { migrate } from './migrate.js';
 import { migrations } from './migrations/index.js';
@@ -53,6 +52,15 @@ export async function autocommitted<R>(
   return rows;
 }
 
+/** Whether the database answers a trivial statement (readiness). */
+export function pingDatabase(db: Database): Promise<boolean> {
+  return db
+    .em()
+    .execute('select 1')
+    .then(() => true)
+    .catch(() => false);
+}
+
 export interface OpenDatabaseOptions {
   /** PGlite only: an in-memory database (tests). */
   inMemory?: boolean;
@@ -96,7 +104,10 @@ export async function openDatabase(
   options: OpenDatabaseOptions = {},
 ): Promise<Database> {
   const common: Partial<Options> = {
-    entities,
+    // Data access is typed SQL in store modules (README, "Conventions"): the ORM manages no entity and
+    // provides connections, transactions and migrations.
+    entities: [],
+    discovery: { warnWhenNoEntities: false },
     extensions: [Migrator],
     migrations: {
       migrationsList: migrations,

@@ -18,7 +18,7 @@ export class InProcessJobRunner implements JobRunner {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  private async execute<P, R>(job: JobDefinition<P, R>, payload: P): Promise<R> {
+  private async runWithRetries<P, R>(job: JobDefinition<P, R>, payload: P): Promise<R> {
     const attempts = 1 + (job.attempts ?? 2);
     for (let attempt = 1; ; attempt += 1) {
       const ctx: JobContext = {
@@ -49,12 +49,12 @@ export class InProcessJobRunner implements JobRunner {
   }
 
   async enqueue<P>(job: JobDefinition<P>, payload: P): Promise<void> {
-    const promise = this.track(this.execute(job, payload));
+    const promise = this.track(this.runWithRetries(job, payload));
     promise.catch((error) => this.log.error({ err: error, job: job.name }, 'job failed'));
   }
 
   run<P, R>(job: JobDefinition<P, R>, payload: P): Promise<R> {
-    return this.track(this.execute(job, payload));
+    return this.track(this.runWithRetries(job, payload));
   }
 
   async repeat<P>(job: JobDefinition<P>, payload: P, options: RepeatOptions): Promise<void> {
