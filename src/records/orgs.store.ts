@@ -46,3 +46,9 @@ export async function selectOrgs(em: Em): Promise<OrgRow[]> {
   const rows = await em.execute<OrgRow[]>(`${ORG_SELECT} order by org_id`);
   return rows.map(toOrg);
 }
+
+/** Every org's id, in order. */
+export async function selectOrgIds(em: Em): Promise<string[]> {
+  const rows = await em.execute<{ orgId: string }[]>('select org_id as "orgId" from orgs order by org_id');
+  return rows.map((row) => row.orgId);
+}

@@ -29,6 +29,7 @@ import {
 import { currentLibrary, requireFramework } from '../cte/library.service.js';
 import { complianceRollupJob, rollupJobId } from './rollup.job.js';
 import { lastRollableDay, orgCreatedAt } from './rollup.service.js';
+import { selectHistoryStart, selectRollups } from './rollups.store.js';
 import type { HistorySchema } from './scores.schemas.js';
 
 export type HistoryView = Static<typeof HistorySchema>;
@@ -73,18 +74,10 @@ export function resolveRange(query: HistoryQuery, now: Date) {
 
 /** When the org was created and where its roll-ups end: decides which changes a history must read. */
 async function readHistoryStart(em: Em, orgId: string) {
-  const [row] = await em.execute<{ createdAt: string | Date; lastRollup: string | null }[]>(
-    `select o.created_at as "createdAt", (select to_char(max(day), 'YYYY-MM-DD') from compliance_rollups r
-       where r.org_id = o.org_id and r.framework_id = ?) as "lastRollup"
-     from orgs o where o.org_id = ?`,
-    [ISO_42001, orgId],
-  );
-  if (!row) return null;
-  const createdAt = new Date(row.createdAt).getTime();
-  return {
-    createdAt,
-    since: row.lastRollup ? Date.parse(`${row.lastRollup}T00:00:00Z`) + DAY_MS : createdAt,
-  };
+  const start = await selectHistoryStart(em, orgId, ISO_42001);
+  if (!start) return null;
+  const { createdAt, lastRollup } = start;
+  return { createdAt, since: lastRollup ? Date.parse(`${lastRollup}T00:00:00Z`) + DAY_MS : createdAt };
 }
 
 /**
@@ -93,27 +86,10 @@ async function readHistoryStart(em: Em, orgId: string) {
  * index from it.
  */
 async function readHistoryInputs(em: Em, orgId: string, days: string[], since: number) {
-  // Consecutive days (a daily history) are one index range; weekly or monthly ones a list of days.
-  const consecutive =
-    days.length > 0 && Date.parse(days.at(-1) as string) - Date.parse(days[0]) === (days.length - 1) * DAY_MS;
-  const dayFilter = consecutive ? 'r.day between ?::date and ?::date' : 'r.day = any(?::date[])';
-  const dayParams = consecutive ? [days[0], days.at(-1)] : [`{${days.join(',')}}`];
-  const rollups = await em.execute<
-    { day: number; implemented: number; inProgress: number; notStarted: number; notApplicable: number }[]
-  >(
-    `select r.day - date '1970-01-01' as day, r.implemented, r.in_progress as "inProgress",
-       r.not_started as "notStarted", r.not_applicable as "notApplicable"
-     from compliance_rollups r where r.org_id = ? and r.framework_id = ? and ${dayFilter}`,
-    [orgId, ISO_42001, ...dayParams],
-  );
+  const rollups = await selectRollups(em, orgId, ISO_42001, days, DAY_MS);
   const { states, changes } = await readStatesAndChanges(em, orgId, new Date(since), ISO_42001);
   return {
-    rollups: new Map<number, ScoreCounts>(
-      rollups.map(({ day, implemented, inProgress, notStarted, notApplicable }) => [
-        (day + 1) * DAY_MS,
-        { implemented, inProgress, notStarted, notApplicable },
-      ]),
-    ),
+    rollups,
     states: new Map<string, ControlState>(
       states.map((state) => [stateKey(state.frameworkId, state.requirementId), state]),
     ),

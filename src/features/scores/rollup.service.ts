@@ -1,10 +1,12 @@
 import { IsolationLevel } from '@mikro-orm/core';
 import type { Em } from '../../platform/db/database.js';
 import { DAY_MS, startOfUtcDay, utcDay } from '../../platform/time.js';
+import { selectOrg, selectOrgIds } from '../../records/orgs.store.js';
 import { readChangesSince, readRecordStates } from '../../records/records.store.js';
 import type { ScoreCounts } from '../../records/score.js';
 import { countsAtBounds, stateKey } from '../../records/state-log.js';
 import { ISO_42001 } from '../../shared/vocabulary.js';
+import { selectLastRollupDay, upsertRollups } from './rollups.store.js';
 
 /**
  * A day is rolled up only once it ended this long ago, so that a change stamped just before midnight
@@ -12,46 +14,14 @@ import { ISO_42001 } from '../../shared/vocabulary.js';
  */
 export const ROLLUP_GRACE_MS = 5 * 60_000;
 
-const INSERT_CHUNK = 500;
-
-export interface RollupRow extends ScoreCounts {
-  day: string;
-}
-
 /** The last UTC day that may be rolled up at `now`. */
 export const lastRollableDay = (now: Date) =>
   new Date(startOfUtcDay(new Date(now.getTime() - ROLLUP_GRACE_MS)).getTime() - DAY_MS);
 
-export async function orgCreatedAt(tx: Em, orgId: string): Promise<Date | null> {
-  const [org] = await tx.execute<{ createdAt: Date | string }[]>(
-    'select created_at as "createdAt" from orgs where org_id = ?',
-    [orgId],
-  );
+/** When the org was created; null when there is no such org. */
+export async function orgCreatedAt(em: Em, orgId: string): Promise<Date | null> {
+  const org = await selectOrg(em, orgId);
   return org ? new Date(org.createdAt) : null;
-}
-
-async function writeRollups(tx: Em, orgId: string, rows: RollupRow[], now: Date): Promise<void> {
-  for (let index = 0; index < rows.length; index += INSERT_CHUNK) {
-    const chunk = rows.slice(index, index + INSERT_CHUNK);
-    await tx.execute(
-      `insert into compliance_rollups
-         (org_id, framework_id, day, implemented, in_progress, not_started, not_applicable, computed_at)
-       values ${chunk.map(() => '(?, ?, ?::date, ?, ?, ?, ?, ?)').join(', ')}
-       on conflict (org_id, framework_id, day) do update set implemented = excluded.implemented,
-         in_progress = excluded.in_progress, not_started = excluded.not_started,
-         not_applicable = excluded.not_applicable, computed_at = excluded.computed_at`,
-      chunk.flatMap((row) => [
-        orgId,
-        ISO_42001,
-        row.day,
-        row.implemented,
-        row.inProgress,
-        row.notStarted,
-        row.notApplicable,
-        now,
-      ]),
-    );
-  }
 }
 
 /**
@@ -64,19 +34,15 @@ export async function rollupOrg(em: Em, orgId: string, now = new Date()): Promis
     async (tx) => {
       const createdAt = await orgCreatedAt(tx, orgId);
       if (!createdAt) return 0;
-      const [last] = await tx.execute<{ day: string | null }[]>(
-        `select to_char(max(day), 'YYYY-MM-DD') as day from compliance_rollups
-         where org_id = ? and framework_id = ?`,
-        [orgId, ISO_42001],
-      );
-      const firstDay = last.day
-        ? new Date(Date.parse(`${last.day}T00:00:00Z`) + DAY_MS)
+      const lastDay = await selectLastRollupDay(tx, orgId, ISO_42001);
+      const firstDay = lastDay
+        ? new Date(Date.parse(`${lastDay}T00:00:00Z`) + DAY_MS)
         : startOfUtcDay(createdAt);
-      const lastDay = lastRollableDay(now);
-      if (firstDay > lastDay) return 0;
+      const lastRollable = lastRollableDay(now);
+      if (firstDay > lastRollable) return 0;
 
       const days: Date[] = [];
-      for (let day = firstDay; day <= lastDay; day = new Date(day.getTime() + DAY_MS)) days.push(day);
+      for (let day = firstDay; day <= lastRollable; day = new Date(day.getTime() + DAY_MS)) days.push(day);
       const bounds = days.map((day) => day.getTime() + DAY_MS);
       const states = await readRecordStates(tx, orgId, { frameworkId: ISO_42001 });
       const counts = countsAtBounds(
@@ -88,7 +54,7 @@ export async function rollupOrg(em: Em, orgId: string, now = new Date()): Promis
         day: utcDay(day),
         ...(counts.get(bounds[index]) as ScoreCounts),
       }));
-      await writeRollups(tx, orgId, rows, now);
+      await upsertRollups(tx, orgId, ISO_42001, rows, now);
       return rows.length;
     },
     { isolationLevel: IsolationLevel.REPEATABLE_READ },
@@ -100,11 +66,7 @@ export async function rollupOrgs(
   em: Em,
   options: { orgId?: string; now?: Date; progress?: (percent: number) => unknown },
 ): Promise<{ orgs: number; days: number }> {
-  const orgIds = options.orgId
-    ? [options.orgId]
-    : (await em.execute<{ orgId: string }[]>('select org_id as "orgId" from orgs order by org_id')).map(
-        (row) => row.orgId,
-      );
+  const orgIds = options.orgId ? [options.orgId] : await selectOrgIds(em);
   let days = 0;
   for (const [index, orgId] of orgIds.entries()) {
     days += await rollupOrg(em, orgId, options.now);
