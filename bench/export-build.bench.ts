@@ -12,7 +12,7 @@ import {
   validateOscalDocument,
   warmOscalValidators,
 } from '../src/features/exports/oscal/index.js';
-import { zipIntoSpool } from '../src/features/exports/oscal-zip.js';
+import { zipIntoSpool } from '../src/features/exports/oscal/oscal-zip.js';
 import { renderSoa, SOA_FORMATS } from '../src/features/exports/soa/index.js';
 import { Spool } from '../src/features/exports/spool.js';
 import { evidenceSpread, exportData } from '../test/exports/export-data.factory.js';

@@ -12,7 +12,7 @@ import {
   validateOscalDocument,
 } from '../../src/features/exports/oscal/index.js';
 import { SOA_CSV_COLUMNS } from '../../src/features/exports/soa/index.js';
-import { SOA_EVIDENCE_LIMIT } from '../../src/features/exports/soa-export.js';
+import { SOA_EVIDENCE_LIMIT } from '../../src/features/exports/soa/soa-export.js';
 import { toIso } from '../../src/platform/db/instant.js';
 import { createTestApp, dbKinds, type TestApp } from '../support/app.js';
 import { type SeededOrg, seedExportOrg, TRICKS } from './api-org.factory.js';

@@ -14,8 +14,8 @@ import {
   type OscalPackage,
   validateOscalDocument,
 } from '../../src/features/exports/oscal/index.js';
+import { zipIntoSpool } from '../../src/features/exports/oscal/oscal-zip.js';
 import { uuidV5Generator } from '../../src/features/exports/oscal/uuid-v5.js';
-import { zipIntoSpool } from '../../src/features/exports/oscal-zip.js';
 import { Spool } from '../../src/features/exports/spool.js';
 import { exportData } from './export-data.factory.js';
 

@@ -8,9 +8,9 @@ import { loadExportData, loadSnapshotExportData, refuseSnapshotOfOtherFramework 
 import { type ExportArtifact, yieldToLoop } from './export-artifact.js';
 import { storeExportResult, takeExportResult } from './export-results.store.js';
 import { OscalValidationError } from './oscal/index.js';
-import { type OscalFormat, produceOscalExport } from './oscal-export.js';
+import { type OscalFormat, produceOscalExport } from './oscal/oscal-export.js';
 import { type SoaFormat, UnknownSoaFormatError } from './soa/index.js';
-import { produceSoaExport, SOA_EVIDENCE_LIMIT } from './soa-export.js';
+import { produceSoaExport, SOA_EVIDENCE_LIMIT } from './soa/soa-export.js';
 
 export type ExportRequest =
   | {

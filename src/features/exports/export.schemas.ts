@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { ErrorEnvelopeSchema } from '../../shared/schemas.js';
 import { ISO_42001 } from '../../shared/vocabulary.js';
-import { OSCAL_FORMATS } from './oscal-export.js';
+import { OSCAL_FORMATS } from './oscal/oscal-export.js';
 import { SOA_FORMATS } from './soa/index.js';
 
 const snapshotId = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });

@@ -1,6 +1,6 @@
-import type { OrgExportData } from './export.types.js';
-import type { ExportArtifact } from './export-artifact.js';
-import { renderSoa, type SoaFormat } from './soa/index.js';
+import type { OrgExportData } from '../export.types.js';
+import type { ExportArtifact } from '../export-artifact.js';
+import { renderSoa, type SoaFormat } from './index.js';
 
 /** Evidence references listed per control in a Statement of Applicability; the rest are counted. */
 export const SOA_EVIDENCE_LIMIT = 50;

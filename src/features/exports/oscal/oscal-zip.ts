@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { constants, crc32, createDeflateRaw } from 'node:zlib';
 import { Zip, type ZipInputFile } from 'fflate';
-import type { Spool, SpoolRange } from './spool.js';
+import type { Spool, SpoolRange } from '../spool.js';
 
 /** ZIP method 8 (deflate), PKWARE APPNOTE 4.4.5. */
 const DEFLATE_METHOD = 8;

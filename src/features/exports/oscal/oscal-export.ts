@@ -1,9 +1,9 @@
-import { ISO_42001 } from '../../shared/vocabulary.js';
-import type { OrgExportData } from './export.types.js';
-import { type ExportArtifact, fileNamePart, spooledArtifact, yieldToLoop } from './export-artifact.js';
-import { OSCAL_VERSION, writeOscalFiles } from './oscal/index.js';
+import { ISO_42001 } from '../../../shared/vocabulary.js';
+import type { OrgExportData } from '../export.types.js';
+import { type ExportArtifact, fileNamePart, spooledArtifact, yieldToLoop } from '../export-artifact.js';
+import { Spool, type SpoolRange } from '../spool.js';
+import { OSCAL_VERSION, writeOscalFiles } from './index.js';
 import { zipIntoSpool } from './oscal-zip.js';
-import { Spool, type SpoolRange } from './spool.js';
 
 export const OSCAL_FORMATS = ['json', 'zip'] as const;
 export type OscalFormat = (typeof OSCAL_FORMATS)[number];
