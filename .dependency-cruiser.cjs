@@ -21,19 +21,19 @@ const FEATURE_ORDER = [
   'console',
 ];
 
-const escape = (name) => name.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&');
+const escapeRegExp = (name) => name.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&');
 const ROOTS = '^src/(app|server|worker|job-registry)\\.ts$';
 
 const featureOrderRules = FEATURE_ORDER.map((feature, index) => ({
   name: `feature-order:${feature}`,
   comment: `features/${feature} may import only the features before it in FEATURE_ORDER (.dependency-cruiser.cjs)`,
   severity: 'error',
-  from: { path: `^src/features/${escape(feature)}/` },
+  from: { path: `^src/features/${escapeRegExp(feature)}/` },
   to: {
     path: '^src/features/([^/]+)/',
     pathNot: [
       `^src/features/(${FEATURE_ORDER.slice(0, index + 1)
-        .map(escape)
+        .map(escapeRegExp)
         .join('|')})/`,
     ],
   },
