@@ -213,6 +213,24 @@ function collectParams(catalog: OscalCatalog): Map<string, OscalParam> {
   return params;
 }
 
+/**
+ * How deep a catalog may nest, in JSON levels. SP 800-53 nests 11 deep; the schema validator and the
+ * import both recurse per level, so a document thousands of levels deep would overflow the stack.
+ */
+export const MAX_CATALOG_DEPTH = 256;
+
+/** Whether `value` nests deeper than `limit` levels of objects and arrays (walked without recursion). */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [node, depth] = next;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(node)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
 function asCatalog(document: unknown, options: OscalImportOptions): OscalCatalog {
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     throw new OscalImportError('An OSCAL document must be a JSON object');
@@ -225,6 +243,8 @@ function asCatalog(document: unknown, options: OscalImportOptions): OscalCatalog
       `Only an OSCAL catalog can be imported; the document's root is ${model}${hint}`,
     );
   }
+  if (nestsDeeperThan(document, MAX_CATALOG_DEPTH))
+    throw new OscalImportError(`The catalog nests deeper than ${MAX_CATALOG_DEPTH} levels`);
   if (!options.skipSchemaValidation) {
     const problems = oscalSchemaErrors('catalog', document);
     if (problems.length > 0)

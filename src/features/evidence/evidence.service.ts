@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { Em } from '../../platform/db/database.js';
 import { invalidField, resourceNotFound } from '../../platform/errors.js';
-import { parseInstant } from '../../platform/time.js';
+import { isSupportedInstant, parseInstant } from '../../platform/time.js';
 import {
   ensureRecord,
   evidenceTotalSql,
@@ -216,6 +216,11 @@ export async function listExpiringEvidence(
 ): Promise<ExpiringEvidencePage> {
   const from = query.from ? parseInstant(query.from, 'querystring.from') : now;
   const to = query.to ? parseInstant(query.to, 'querystring.to') : new Date(from.getTime() + 30 * 86_400_000);
+  if (!query.to && !isSupportedInstant(to.getTime()))
+    throw invalidField(
+      'querystring.from',
+      'is too late for the default 30-day window (past the year 9999); give to',
+    );
   if (to < from) throw invalidField('querystring.to', 'must not be before from');
   const limit = query.limit ?? 50;
   const offset = query.offset ?? 0;
