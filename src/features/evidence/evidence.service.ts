@@ -50,13 +50,11 @@ function checkEvidence(input: NewEvidenceInput): { effectiveDate: Date | null; e
     throw invalidField('body.fileUrl', `is required for ${input.type} evidence`);
   }
   if (input.fileUrl !== undefined) {
-    let host = '';
-    try {
-      host = new URL(input.fileUrl).hostname;
-    } catch {
-      // Reported below, like a missing host.
-    }
-    if (!host) throw invalidField('body.fileUrl', 'must be an absolute http(s) URL with a host');
+    const url = URL.parse(input.fileUrl);
+    if (!url?.hostname) throw invalidField('body.fileUrl', 'must be an absolute http(s) URL with a host');
+    // A password or user name in the URL would be shown to everyone who reads the evidence or its exports.
+    if (url.username || url.password)
+      throw invalidField('body.fileUrl', 'must not carry a user name or password (user information)');
   }
   const effectiveDate = input.effectiveDate ? parseInstant(input.effectiveDate, 'body.effectiveDate') : null;
   const expiresAt = input.expiresAt ? parseInstant(input.expiresAt, 'body.expiresAt') : null;
