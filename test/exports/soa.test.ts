@@ -181,7 +181,11 @@ describe('SoA as CSV', () => {
     for (const value of ['=1+2', '+1', '-1', '@SUM(A1)', '\tx', '\rx', '\uFF1D1+2']) {
       expect(guardCsvCell(value)).toBe(`'${value}`);
     }
-    for (const value of ['', 'plain', '1=1', ' =1', "'quoted", 'A.2.2'])
+    // Spreadsheets skip leading blanks and line breaks before they look for a formula.
+    for (const value of [' =1', '  +1', '\n=HYPERLINK("x")', '\r\n@SUM(A1)', '\u00A0-1', ' \u3000\uFF1D1']) {
+      expect(guardCsvCell(value)).toBe(`'${value}`);
+    }
+    for (const value of ['', 'plain', '1=1', ' a=1', '\nplain', "'quoted", 'A.2.2'])
       expect(guardCsvCell(value)).toBe(value);
   });
 });
