@@ -122,6 +122,30 @@ describe.each(dbKinds)('malformed input on %s', (kind) => {
     await expect400({ method, url, body }, field);
   });
 
+  it.each([
+    ['at the top', '{"orgId":"proto-org","name":"P","__proto__":{"admin":true}}', 'body.__proto__'],
+    ['nested', '{"orgId":"proto-org","name":"P","x":[{"__proto__":1}]}', 'body.x.0.__proto__'],
+    [
+      'as constructor.prototype',
+      '{"orgId":"proto-org","constructor":{"prototype":{}}}',
+      'body.constructor.prototype',
+    ],
+  ])('refuses a body with a __proto__ member %s, naming it', async (_case, body, field) => {
+    const details = await expect400(
+      { method: 'POST', url: '/api/v1/orgs', body, headers: { 'content-type': 'application/json' } },
+      field,
+    );
+    expect(details.reason).toBe('forbidden_member');
+  });
+
+  it('answers JSON with X-Content-Type-Options: nosniff, errors included', async () => {
+    for (const url of ['/api/v1/orgs/acme', '/api/v1/orgs/nobody', '/healthz', '/api/v1/openapi.json']) {
+      const res = await t.request({ method: 'GET', url });
+      expect(res.headers['content-type'], url).toMatch(/json/);
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+    }
+  });
+
   describe('over every route of the OpenAPI document', () => {
     type Operation = {
       parameters?: { in: string; name: string; schema: { format?: string } }[];
