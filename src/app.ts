@@ -91,6 +91,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     options.metrics.watch({ db, jobs });
   }
   registerErrorHandler(app);
+  // Browsers must take a JSON answer (an error included) for what it says it is, never sniff it as HTML.
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.header('x-content-type-options', 'nosniff');
+    done();
+  });
   registerClosingGuard(app);
   registerLingeringClose(app);
   registerNulGuard(app);

@@ -41,7 +41,7 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
 
   const address = await app.listen({ host: config.host, port: config.port });
   const metricsServer = metrics
-    ? await startMetricsServer(metrics, config.host, config.metricsPort as number)
+    ? await startMetricsServer(metrics, config.metricsHost, config.metricsPort as number)
     : null;
   app.log.info(
     { database: db.kind, jobs: jobs.kind, metrics: metricsServer?.url },

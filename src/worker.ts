@@ -59,7 +59,7 @@ export async function startWorker(
   const metrics = config.metricsPort === null ? null : new Metrics();
   metrics?.watch({ db });
   const metricsServer = metrics
-    ? await startMetricsServer(metrics, config.host, config.metricsPort as number)
+    ? await startMetricsServer(metrics, config.metricsHost, config.metricsPort as number)
     : null;
   log.info({ jobs: jobs.map((job) => job.name), metrics: metricsServer?.url }, 'comply worker ready');
   let closing: Promise<void> | undefined;

@@ -20,6 +20,8 @@ export interface Config {
   embeddings: { modelDir: string; modelName: string };
   /** Port of the separate Prometheus `GET /metrics` listener (on `host`); null: no metrics endpoint. */
   metricsPort: number | null;
+  /** Address the metrics listener binds to (`COMPLY_METRICS_HOST`, else `host`). */
+  metricsHost: string;
 }
 
 export class ConfigError extends Error {}
@@ -91,5 +93,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       modelName: env.COMPLY_EMBEDDING_MODEL || 'Xenova/all-MiniLM-L6-v2',
     }),
     metricsPort: env.COMPLY_METRICS_PORT ? integer(env, 'COMPLY_METRICS_PORT', 0, 0, 65535) : null,
+    metricsHost: env.COMPLY_METRICS_HOST || env.HOST || '127.0.0.1',
   });
 }

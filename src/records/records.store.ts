@@ -235,7 +235,6 @@ export async function writeJudgement(
   options: { create: boolean } = { create: true },
 ): Promise<CurrentJudgement | undefined> {
   return em.transactional(async (tx) => {
-    const now = new Date();
     const params = [key.orgId, key.frameworkId, key.requirementId];
     let [current] = await tx.execute<CurrentJudgement[]>(
       `select status, applicable from requirement_records
@@ -250,7 +249,7 @@ export async function writeJudgement(
       await tx.execute(
         `insert into requirement_records (org_id, framework_id, requirement_id, updated_at)
          values (?, ?, ?, ?) on conflict do nothing`,
-        [...params, now],
+        [...params, new Date()],
       );
       [current] = await tx.execute<CurrentJudgement[]>(
         `select status, applicable from requirement_records
@@ -259,10 +258,13 @@ export async function writeJudgement(
       );
     }
     const columns = Object.entries(judgement).filter(([, value]) => value !== undefined);
+    // Stamped now that the row is locked, not when the request began: writers of one record then carry
+    // times in the order they commit, and history unwinds the log by time.
+    const lockedAt = new Date();
     await tx.execute(
       `update requirement_records set ${columns.map(([column]) => `${column} = ?`).join(', ')}${columns.length ? ', ' : ''}updated_at = ?
        where org_id = ? and framework_id = ? and requirement_id = ?`,
-      [...columns.map(([, value]) => value), now, ...params],
+      [...columns.map(([, value]) => value), lockedAt, ...params],
     );
     // A value written again is still a decision worth logging (a reviewer confirmed it); a withdrawal is
     // logged only when there was something to withdraw.
@@ -281,7 +283,7 @@ export async function writeJudgement(
         `insert into requirement_changes
            (org_id, framework_id, requirement_id, field, from_value, to_value, actor, key_id, note, changed_at)
          values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [...params, field, from, to, author.actor, author.keyId, author.note ?? null, now],
+        [...params, field, from, to, author.actor, author.keyId, author.note ?? null, lockedAt],
       );
     }
     return current;

@@ -62,6 +62,25 @@ describe.each(dbKinds)('authentication and permissions on %s', (kind) => {
     expect(res.statusCode).toBe(403);
   });
 
+  it.each([
+    ['attest', ['attest']],
+    ['export', ['export']],
+    ['write', ['write']],
+  ] as const)('tells a %s-only key who it is and what it may do', async (_name, scopes) => {
+    const key = await t.createKey('acme', [...scopes]);
+    const res = await t.request({ method: 'GET', url: '/api/v1/me', key });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ orgId: 'acme', platform: false, scopes, can: { read: false } });
+    // Describing itself gives it nothing else to read.
+    const org = await t.request({ method: 'GET', url: '/api/v1/orgs/acme', key });
+    expect(org.statusCode).toBe(403);
+  });
+
+  it('still asks /me for a valid key', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/v1/me', key: 'cmp_not-a-real-key-at-all' });
+    expect(res.statusCode).toBe(401);
+  });
+
   it('keeps admin routes for platform keys', async () => {
     const orgs = await t.request({
       method: 'POST',

@@ -1,3 +1,4 @@
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attestation } from '../attestations/helpers.js';
 import { createTestApp, dbKinds, type TestApp } from '../support/app.js';
@@ -119,5 +120,206 @@ describe.each(dbKinds)('malformed input on %s', (kind) => {
     ],
   ] as const)('refuses %s', async (_case, method, url, body, field) => {
     await expect400({ method, url, body }, field);
+  });
+
+  it.each([
+    ['at the top', '{"orgId":"proto-org","name":"P","__proto__":{"admin":true}}', 'body.__proto__'],
+    ['nested', '{"orgId":"proto-org","name":"P","x":[{"__proto__":1}]}', 'body.x.0.__proto__'],
+    [
+      'as constructor.prototype',
+      '{"orgId":"proto-org","constructor":{"prototype":{}}}',
+      'body.constructor.prototype',
+    ],
+  ])('refuses a body with a __proto__ member %s, naming it', async (_case, body, field) => {
+    const details = await expect400(
+      { method: 'POST', url: '/api/v1/orgs', body, headers: { 'content-type': 'application/json' } },
+      field,
+    );
+    expect(details.reason).toBe('forbidden_member');
+  });
+
+  it('answers JSON with X-Content-Type-Options: nosniff, errors included', async () => {
+    for (const url of ['/api/v1/orgs/acme', '/api/v1/orgs/nobody', '/healthz', '/api/v1/openapi.json']) {
+      const res = await t.request({ method: 'GET', url });
+      expect(res.headers['content-type'], url).toMatch(/json/);
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+    }
+  });
+
+  describe('over every route of the OpenAPI document', () => {
+    type Operation = {
+      parameters?: { in: string; name: string; schema: { format?: string } }[];
+      requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
+    };
+    type Route = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string; operation: Operation };
+    let routes: Route[];
+    /** A real value for each path parameter, so that requests reach the handlers. */
+    const PATH_VALUES: Record<string, string> = {
+      orgId: 'acme',
+      controlId: 'A.2.2',
+      frameworkId: 'iso-42001',
+      requirementId: 'A.2.2',
+      keyId: 'k-none',
+      evidenceId: 'e-none',
+      snapshotId: 's-none',
+      systemId: 'sys-none',
+      epochId: 'epoch-1',
+      attestationId: 'att-none',
+      edgeId: 'edge-none',
+    };
+    const urlOf = (path: string) =>
+      path.replace(/\{(\w+)\}/g, (_, name: string) => {
+        expect(PATH_VALUES, `a value for the path parameter ${name}`).toHaveProperty(name);
+        return PATH_VALUES[name];
+      });
+    const DATE_NAME = /^(from|to|since|until|at|asOf|timestamp|effectiveDate|expiresAt)$/;
+    const FAR_DATES = [
+      '9999-12-31',
+      '9999-12-15',
+      '9999-12-31T23:59:59.999Z',
+      '9999-12-31T23:00:00-05:00',
+      '0001-01-01',
+      '0001-01-01T00:30:00+01:00',
+      '0000-01-01',
+      '+275760-09-13T00:00:00Z',
+    ];
+    /** Never a 500: a refusal is a 4xx in the error envelope. */
+    const expectHandled = (res: LightMyRequestResponse, what: string) => {
+      expect(res.statusCode, `${what}: ${res.body.slice(0, 300)}`).toBeLessThan(500);
+      if (res.statusCode >= 400) expect(res.json().error?.code, what).toEqual(expect.any(String));
+    };
+
+    beforeAll(async () => {
+      const doc = (await t.request({ method: 'GET', url: '/api/v1/openapi.json', key: null })).json();
+      routes = Object.entries(doc.paths as Record<string, Record<string, Operation>>).flatMap(
+        ([path, operations]) =>
+          Object.entries(operations).map(([method, operation]) => ({
+            method: method.toUpperCase() as Route['method'],
+            path,
+            operation,
+          })),
+      );
+      expect(routes.length).toBeGreaterThan(60);
+    });
+
+    it('answers far dates in every date or time query parameter with a response, not a 500', async () => {
+      let tried = 0;
+      for (const { method, path, operation } of routes) {
+        const dateParameters = (operation.parameters ?? []).filter(
+          (parameter) =>
+            parameter.in === 'query' &&
+            (DATE_NAME.test(parameter.name) || /^date/.test(parameter.schema.format ?? '')),
+        );
+        for (const { name } of dateParameters) {
+          for (const value of FAR_DATES) {
+            const url = `${urlOf(path)}?${name}=${encodeURIComponent(value)}`;
+            expectHandled(await t.request({ method, url }), `${method} ${url}`);
+            tried += 1;
+          }
+        }
+      }
+      expect(tried).toBeGreaterThanOrEqual(FAR_DATES.length * 8);
+    });
+
+    it('refuses the default expiry window running past the year 9999 with 400 naming from', async () => {
+      await expect400({ method: 'GET', url: `${ORG}/evidence/expiring?from=9999-12-15` }, 'querystring.from');
+    });
+
+    /** Valid bodies of the routes whose body carries a date, to put a far date into. */
+    const DATED_BODIES: Record<string, () => Record<string, unknown>> = {
+      'POST /api/v1/orgs/{orgId}/frameworks/{frameworkId}/requirements/{requirementId}/evidence': () => ({
+        type: 'link',
+        title: 't',
+        fileUrl: 'https://example.com/a',
+      }),
+      'POST /api/v1/orgs/{orgId}/controls/{controlId}/evidence': () => ({
+        type: 'link',
+        title: 't',
+        fileUrl: 'https://example.com/a',
+      }),
+      'POST /api/v1/orgs/{orgId}/attestations': () => attestation({ level: 'L0', systemId: 'sweep' }),
+    };
+
+    it('answers far dates in every date member of a body with a response, not a 500', async () => {
+      const dated = routes.filter(({ operation }) =>
+        Object.keys(operation.requestBody?.content['application/json']?.schema.properties ?? {}).some(
+          (name) => DATE_NAME.test(name),
+        ),
+      );
+      // A new route with a dated body joins DATED_BODIES, so that it is swept too.
+      expect(dated.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(
+        Object.keys(DATED_BODIES).sort(),
+      );
+      for (const { method, path, operation } of dated) {
+        const properties = operation.requestBody?.content['application/json'].schema.properties ?? {};
+        for (const name of Object.keys(properties).filter((name) => DATE_NAME.test(name))) {
+          for (const value of FAR_DATES) {
+            const body = { ...DATED_BODIES[`${method} ${path}`](), [name]: value };
+            expectHandled(
+              await t.request({ method, url: urlOf(path), body }),
+              `${method} ${path} ${name}=${value}`,
+            );
+          }
+        }
+      }
+    });
+
+    /** `{"a":{"a":…}}` or `[[…]]` nested `depth` times, written as text (no recursion to build it). */
+    const deepJson = (depth: number, kind: 'object' | 'array') =>
+      kind === 'object'
+        ? `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
+        : `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+
+    it('answers a body nested 5,000 deep, at the root and in every member, with a response, not a 500', async () => {
+      const json = { 'content-type': 'application/json' };
+      for (const { method, path, operation } of routes) {
+        const schema = operation.requestBody?.content['application/json']?.schema;
+        if (!schema) continue;
+        const url = urlOf(path);
+        for (const kind of ['object', 'array'] as const) {
+          const deep = deepJson(5000, kind);
+          expectHandled(
+            await t.request({ method, url, body: deep, headers: json }),
+            `${method} ${path} ${kind}`,
+          );
+          for (const name of Object.keys(schema.properties ?? {})) {
+            const body = `{${JSON.stringify(name)}:${deep}}`;
+            expectHandled(await t.request({ method, url, body, headers: json }), `${method} ${path} ${name}`);
+          }
+        }
+      }
+    });
+
+    it('refuses an OSCAL catalog nested 5,000 groups deep with 400', async () => {
+      const open = '{"id":"g","title":"G","groups":['.repeat(5000);
+      const catalog = `{"catalog":{"uuid":"7d1f4a5e-2b0c-4c4e-9a55-2f3e5e8a1b01","metadata":{"title":"Deep","last-modified":"2026-01-01T00:00:00Z","version":"1","oscal-version":"1.2.1"},"groups":[${open}${']}'.repeat(5000)}]}}`;
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/v1/cte/frameworks/import',
+        body: catalog,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(res.statusCode, res.body.slice(0, 300)).toBe(400);
+      expect(res.json().error.code).toBe('BAD_REQUEST');
+    });
+
+    it.each([
+      [
+        'a mapping from a requirement to itself',
+        '/api/v1/cte/mappings',
+        {
+          sourceFrameworkId: 'iso-42001',
+          sourceId: 'A.2.2',
+          targetFrameworkId: 'iso-42001',
+          targetId: 'A.2.2',
+          relationship: 'equal',
+          rationale: 'itself',
+        },
+      ],
+    ])('refuses a self-reference: %s', async (_case, url, body) => {
+      const res = await t.request({ method: 'POST', url, body });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error.code).toBe('BAD_REQUEST');
+    });
   });
 });

@@ -285,6 +285,24 @@ describe.each(dbKinds)('CTE frameworks API on %s', (kind) => {
     expect(empty.json().error.details.reason).toBe('empty-catalog');
   });
 
+  it('refuses a catalog whose parameter inserts itself with 400 naming it, storing nothing', async () => {
+    const selfInserting = tinyCatalog('Self Inserting Catalog');
+    const insert = '{{ insert: param, p1 }}';
+    Object.assign(selfInserting.catalog.controls[0], {
+      params: [{ id: 'p1', values: [Array(12).fill(insert).join(' ')] }],
+      parts: [{ id: 'inv-1_smt', name: 'statement', prose: `Keep ${insert}.` }],
+    });
+    const res = await t.request({ method: 'POST', url: `${CTE}/frameworks/import`, body: selfInserting });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().error).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'The parameter p1 inserts itself (p1 → p1)',
+      details: { reason: 'invalid-catalog' },
+    });
+    const stored = await loadStoredFrameworks(t.db.em());
+    expect(stored.map((framework) => framework.framework.name)).not.toContain('Self Inserting Catalog');
+  });
+
   it('exports the crosswalk as a schema-valid OSCAL mapping-collection', async () => {
     const res = await t.request({ method: 'GET', url: `${CTE}/mappings`, key: readKey });
     expect(res.statusCode).toBe(200);

@@ -141,6 +141,60 @@ describe('OSCAL catalog import', () => {
     expect(() => importOscalCatalog({ catalog: { uuid: 'x' } })).toThrow(/OSCAL catalog schema/);
   });
 
+  /** A catalog whose one control states `prose` and carries `params`. */
+  function catalogWithParams(params: Record<string, unknown>[], prose: string) {
+    return minimalCatalog({
+      controls: [
+        { id: 'c-1', title: 'Control', params, parts: [{ id: 'c-1_smt', name: 'statement', prose }] },
+      ],
+    });
+  }
+  const inserts = (id: string, times: number) => Array(times).fill(`{{ insert: param, ${id} }}`).join(' ');
+
+  it('refuses a parameter that inserts itself, naming it', () => {
+    const document = catalogWithParams([{ id: 'p1', values: [inserts('p1', 12)] }], inserts('p1', 1));
+    expect(JSON.stringify(document).length).toBeLessThan(1000);
+    expect(() => importOscalCatalog(document)).toThrow(/The parameter p1 inserts itself/);
+  });
+
+  it('refuses a cycle through several parameters, in labels and choices too', () => {
+    const document = catalogWithParams(
+      [
+        { id: 'a', label: `see ${inserts('b', 1)}` },
+        { id: 'b', select: { choice: [`x ${inserts('c', 1)}`] } },
+        { id: 'c', values: [inserts('a', 1)] },
+      ],
+      inserts('a', 1),
+    );
+    expect(() => importOscalCatalog(document)).toThrow(/The parameter a inserts itself \(a → b → c → a\)/);
+  });
+
+  it('refuses parameters that expand without a cycle beyond a multiple of the catalog', () => {
+    // Each level inserts the next twelve times: 12^5 copies of the last value.
+    const chain = ['q1', 'q2', 'q3', 'q4', 'q5'].map((id, index, ids) => ({
+      id,
+      values: [index + 1 < ids.length ? inserts(ids[index + 1], 12) : 'x'.repeat(100)],
+    }));
+    const started = performance.now();
+    expect(() => importOscalCatalog(catalogWithParams(chain, inserts('q1', 1)))).toThrow(
+      /parameter q\d+ expands to more than/,
+    );
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('still inserts one parameter into another', () => {
+    const document = catalogWithParams(
+      [
+        { id: 'who', values: ['the security officer'] },
+        { id: 'how', label: `a report to ${inserts('who', 1)}` },
+      ],
+      `Send ${inserts('how', 1)} ${inserts('how', 1)}.`,
+    );
+    expect(importOscalCatalog(document).framework.requirements[0].description).toBe(
+      'Send [Assignment: a report to the security officer] [Assignment: a report to the security officer].',
+    );
+  });
+
   it('makes stable slugs', () => {
     expect(catalogSlug('Über Controls: v2')).toBe('uber-controls');
     expect(catalogSlug('???')).toBe('imported-catalog');

@@ -72,6 +72,16 @@ describe.each(dbKinds)('evidence on %s', (kind) => {
     ['a relative fileUrl', { type: 'link', title: 'x', fileUrl: '/files/a.pdf' }, 'body.fileUrl'],
     ['an ftp fileUrl', { type: 'link', title: 'x', fileUrl: 'ftp://example.com/a' }, 'body.fileUrl'],
     ['a fileUrl without host', { type: 'link', title: 'x', fileUrl: 'http://' }, 'body.fileUrl'],
+    [
+      'credentials in the fileUrl',
+      { type: 'link', title: 'x', fileUrl: 'https://alice:s3cret@files.example/p.pdf' },
+      'body.fileUrl',
+    ],
+    [
+      'a user name in the fileUrl',
+      { type: 'document', title: 'x', fileUrl: 'https://alice@files.example/p.pdf' },
+      'body.fileUrl',
+    ],
     ['no title', { type: 'attestation' }, 'body.title'],
     ['an empty title', { type: 'attestation', title: '' }, 'body.title'],
     ['a NUL in the title', { type: 'attestation', title: 'a\u0000b' }, 'body.title'],

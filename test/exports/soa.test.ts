@@ -53,6 +53,27 @@ function trickyData(): OrgExportData {
 }
 
 describe('renderSoa', () => {
+  it('leaves out credentials in an evidence URL stored before they were refused, in every format', async () => {
+    const data = exportData();
+    data.controls[0].evidence = [
+      {
+        evidenceId: 'ev-creds',
+        controlId: data.controls[0].controlId,
+        type: 'link',
+        title: 'Signed policy',
+        description: null,
+        fileUrl: 'https://alice:s3cret@files.example/p.pdf',
+        createdAt: '2026-11-01T00:00:00.000Z',
+      },
+    ];
+    for (const format of ['json', 'csv', 'markdown', 'pdf'] as const) {
+      const { body } = await renderSoa(data, format);
+      const text = format === 'pdf' ? (await pdfText(body)).text : String(body);
+      expect(text, format).toContain('files.example/p.pdf');
+      expect(text, format).not.toMatch(/s3cret|alice:|alice@files/);
+    }
+  });
+
   it('defaults to JSON and rejects an unknown format with a typed error', async () => {
     const data = exportData();
     expect((await renderSoa(data)).format).toBe('json');
@@ -160,7 +181,11 @@ describe('SoA as CSV', () => {
     for (const value of ['=1+2', '+1', '-1', '@SUM(A1)', '\tx', '\rx', '\uFF1D1+2']) {
       expect(guardCsvCell(value)).toBe(`'${value}`);
     }
-    for (const value of ['', 'plain', '1=1', ' =1', "'quoted", 'A.2.2'])
+    // Spreadsheets skip leading blanks and line breaks before they look for a formula.
+    for (const value of [' =1', '  +1', '\n=HYPERLINK("x")', '\r\n@SUM(A1)', '\u00A0-1', ' \u3000\uFF1D1']) {
+      expect(guardCsvCell(value)).toBe(`'${value}`);
+    }
+    for (const value of ['', 'plain', '1=1', ' a=1', '\nplain', "'quoted", 'A.2.2'])
       expect(guardCsvCell(value)).toBe(value);
   });
 });

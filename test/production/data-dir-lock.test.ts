@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, fork, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,4 +51,52 @@ describe('the embedded database lock', () => {
     fs.writeFileSync(path.join(held, 'comply.lock'), JSON.stringify({ pid: other.pid, startedAt }));
     expect(() => lockDataDir(held)).toThrow(DataDirLockedError);
   });
+
+  it('lets only one of two processes that start together take over a stale lock, round after round', async () => {
+    const racers = [0, 1].map(() =>
+      fork(new URL('./lock-racer.ts', import.meta.url).pathname, [], {
+        execArgv: ['--import', 'tsx'],
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      }),
+    );
+    const reply = <T>(racer: ChildProcess) => once(racer, 'message').then(([message]) => message as T);
+    try {
+      await Promise.all(racers.map((racer) => reply(racer)));
+      // A pid that no process holds any more.
+      const dead = spawnSync('true').pid;
+      let bothLocked = 0;
+      let noneLocked = 0;
+      const refusals = new Set<string>();
+      for (let round = 0; round < 100; round += 1) {
+        const stale = dir();
+        fs.writeFileSync(path.join(stale, 'comply.lock'), JSON.stringify({ pid: dead, startedAt: '1' }));
+        const at = Date.now() + 20;
+        const results = await Promise.all(
+          racers.map((racer) => {
+            const answer = reply<{ locked: boolean; error?: string }>(racer);
+            racer.send({ dir: stale, at });
+            return answer;
+          }),
+        );
+        const locked = results.filter((result) => result.locked).length;
+        if (locked === 2) bothLocked += 1;
+        if (locked === 0) noneLocked += 1;
+        for (const result of results) if (!result.locked) refusals.add(result.error as string);
+        await Promise.all(
+          racers.map((racer) => {
+            const released = reply(racer);
+            racer.send({ release: true });
+            return released;
+          }),
+        );
+      }
+      expect({ bothLocked, noneLocked, refusals: [...refusals] }).toEqual({
+        bothLocked: 0,
+        noneLocked: 0,
+        refusals: ['DataDirLockedError'],
+      });
+    } finally {
+      for (const racer of racers) racer.kill('SIGKILL');
+    }
+  }, 120_000);
 });

@@ -77,7 +77,18 @@ describe.each(dbKinds)('assessments of every framework on %s', (kind) => {
 
   beforeAll(async () => {
     t = await createTestApp(kind);
-    for (const name of ['paths', 'every', 'filters', 'gaps', 'snap', 'errors', 'other', 'race', 'excluded']) {
+    for (const name of [
+      'paths',
+      'every',
+      'filters',
+      'gaps',
+      'snap',
+      'errors',
+      'other',
+      'race',
+      'stamps',
+      'excluded',
+    ]) {
       await t.createOrg(org(name));
     }
     const imported = await t.request({
@@ -373,6 +384,41 @@ describe.each(dbKinds)('assessments of every framework on %s', (kind) => {
   });
 
   describe('records and the change log', () => {
+    it('stamps the change log in commit order under 32 concurrent writers, so unwinding by time chains', async () => {
+      const a = orgApi(t, org('stamps'));
+      const url = `${a.requirement('gdpr', 'Art. 33')}/status`;
+      const cycle = ['implemented', 'in_progress', 'not_started'] as const;
+      const results = await Promise.all(
+        Array.from({ length: 32 }, (_, index) =>
+          a.call('PUT', url, { status: cycle[index % 3], reviewer: `writer ${index}` }),
+        ),
+      );
+      for (const res of results) expectStatus(res, 200);
+      // History reads the log by time: in time order each change must start where the one before ended.
+      const byTime = await t.db
+        .em()
+        .execute<{ id: number; fromValue: string | null; toValue: string | null; changedAt: Date }[]>(
+          `select id, from_value as "fromValue", to_value as "toValue", changed_at as "changedAt"
+           from requirement_changes
+           where org_id = ? and framework_id = 'gdpr' and requirement_id = 'Art. 33' order by changed_at, id`,
+          [org('stamps')],
+        );
+      expect(byTime).toHaveLength(32);
+      const ids = byTime.map((change) => Number(change.id));
+      expect(ids).toEqual([...ids].sort((x, y) => x - y));
+      expect(byTime[0].fromValue).toBeNull();
+      for (let index = 1; index < byTime.length; index++)
+        expect(byTime[index].fromValue, `change ${index}`).toBe(byTime[index - 1].toValue);
+      // At the boundary of the last change, the record holds what that change wrote.
+      const record = await t.db.em().execute<{ status: string; updatedAt: Date }[]>(
+        `select status, updated_at as "updatedAt" from requirement_records
+           where org_id = ? and framework_id = 'gdpr' and requirement_id = 'Art. 33'`,
+        [org('stamps')],
+      );
+      expect(record[0].status).toBe(byTime.at(-1)!.toValue);
+      expect(new Date(record[0].updatedAt).getTime()).toBe(new Date(byTime.at(-1)!.changedAt).getTime());
+    });
+
     it('chains the change log exactly under concurrent first writes', async () => {
       const a = orgApi(t, org('race'));
       const statuses: ('implemented' | 'in_progress' | 'not_started')[] = [

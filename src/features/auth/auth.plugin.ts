@@ -11,6 +11,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Permission the route needs; defaults to `read` for GET (and its HEAD) and `write` otherwise. */
     scope?: Scope;
+    /** Any valid key may call it, whatever its scopes: the route only describes the caller. */
+    anyScope?: boolean;
     /** No credential needed (health, OpenAPI). */
     public?: boolean;
   }
@@ -50,7 +52,7 @@ function authorize(request: FastifyRequest, principal: Principal | null): Error 
   request.principal = principal;
   const config = request.routeOptions.config;
   const scope = config.scope ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write');
-  if (!hasScope(principal, scope)) {
+  if (!config.anyScope && !hasScope(principal, scope)) {
     return forbidden(`This API key lacks the "${scope}" scope`, { requiredScope: scope });
   }
   const orgId = (request.params as { orgId?: string } | undefined)?.orgId;

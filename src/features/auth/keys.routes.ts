@@ -29,6 +29,8 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
   app.get(
     '/me',
     {
+      // An attest-only or export-only key must be able to learn its own scopes.
+      config: { anyScope: true },
       schema: {
         tags: ['keys'],
         summary: 'The key making the request: its organization (null for a platform key) and what it may do',

@@ -100,17 +100,63 @@ function controlLabel(control: OscalControl): string {
 
 const PLACEHOLDER = /\{\{\s*insert:\s*param,\s*([^\s}]+)\s*\}\}/g;
 
+/**
+ * The longest text one placeholder or statement may resolve to. SP 800-53's longest statement is under
+ * 2,000 characters; a parameter inserting another many times over can reach any length.
+ */
+export const MAX_RESOLVED_TEXT = 64 * 1024;
+/** All resolved texts together stay within this many times the catalog's own size (plus a floor). */
+const EXPANSION_FACTOR = 2;
+const EXPANSION_FLOOR = 1024 * 1024;
+
 class ParamResolver {
-  constructor(private readonly params: ReadonlyMap<string, OscalParam>) {}
+  /** Parameters being resolved, outermost first: one seen again is a cycle. */
+  private readonly resolving: string[] = [];
+  private expanded = 0;
+
+  constructor(
+    private readonly params: ReadonlyMap<string, OscalParam>,
+    /** How many characters all resolved texts together may hold. */
+    private readonly budget: number,
+  ) {}
 
   /** Replaces `{{ insert: param, id }}` with values, a selection or an assignment label. */
   resolve(text: string, depth = 0): string {
-    return text.replace(PLACEHOLDER, (_, id: string) => this.describe(id, depth));
+    const resolved = text.replace(PLACEHOLDER, (_, id: string) => this.describe(id, depth));
+    if (resolved === text) return text;
+    this.expanded += resolved.length;
+    const over =
+      resolved.length > MAX_RESOLVED_TEXT
+        ? `more than ${MAX_RESOLVED_TEXT} characters`
+        : this.expanded > this.budget
+          ? `more than the catalog's ${this.budget}-character allowance for resolved text`
+          : undefined;
+    if (over) {
+      const where = this.resolving.at(-1);
+      throw new OscalImportError(
+        where ? `The parameter ${where} expands to ${over}` : `A statement expands to ${over}`,
+      );
+    }
+    return resolved;
   }
 
   private describe(id: string, depth: number): string {
     const param = this.params.get(id);
     if (!param || depth > 5) return `[Assignment: ${id}]`;
+    const cycleStart = this.resolving.indexOf(id);
+    if (cycleStart >= 0) {
+      const cycle = [...this.resolving.slice(cycleStart), id].join(' → ');
+      throw new OscalImportError(`The parameter ${id} inserts itself (${cycle})`);
+    }
+    this.resolving.push(id);
+    try {
+      return this.describeParam(param, depth);
+    } finally {
+      this.resolving.pop();
+    }
+  }
+
+  private describeParam(param: OscalParam, depth: number): string {
     if (param.values && param.values.length > 0)
       return param.values.map((value) => this.resolve(value, depth + 1)).join(', ');
     if (param.select?.choice && param.select.choice.length > 0) {
@@ -118,7 +164,7 @@ class ParamResolver {
       const choices = param.select.choice.map((choice) => this.resolve(choice, depth + 1));
       return `[Selection (${how}): ${choices.join('; ')}]`;
     }
-    return `[Assignment: ${param.label ? this.resolve(param.label, depth + 1) : id}]`;
+    return `[Assignment: ${param.label ? this.resolve(param.label, depth + 1) : param.id}]`;
   }
 }
 
@@ -167,6 +213,24 @@ function collectParams(catalog: OscalCatalog): Map<string, OscalParam> {
   return params;
 }
 
+/**
+ * How deep a catalog may nest, in JSON levels. SP 800-53 nests 11 deep; the schema validator and the
+ * import both recurse per level, so a document thousands of levels deep would overflow the stack.
+ */
+export const MAX_CATALOG_DEPTH = 256;
+
+/** Whether `value` nests deeper than `limit` levels of objects and arrays (walked without recursion). */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [node, depth] = next;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(node)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
 function asCatalog(document: unknown, options: OscalImportOptions): OscalCatalog {
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     throw new OscalImportError('An OSCAL document must be a JSON object');
@@ -179,6 +243,8 @@ function asCatalog(document: unknown, options: OscalImportOptions): OscalCatalog
       `Only an OSCAL catalog can be imported; the document's root is ${model}${hint}`,
     );
   }
+  if (nestsDeeperThan(document, MAX_CATALOG_DEPTH))
+    throw new OscalImportError(`The catalog nests deeper than ${MAX_CATALOG_DEPTH} levels`);
   if (!options.skipSchemaValidation) {
     const problems = oscalSchemaErrors('catalog', document);
     if (problems.length > 0)
@@ -193,7 +259,9 @@ function asCatalog(document: unknown, options: OscalImportOptions): OscalCatalog
 /** Converts an OSCAL catalog document (`{catalog: …}`) into a framework. */
 export function importOscalCatalog(document: unknown, options: OscalImportOptions = {}): OscalImportResult {
   const catalog = asCatalog(document, options);
-  const resolver = new ParamResolver(collectParams(catalog));
+  // The catalog's size as JSON measures what the expansion of its parameters may cost.
+  const budget = EXPANSION_FLOOR + EXPANSION_FACTOR * JSON.stringify(catalog).length;
+  const resolver = new ParamResolver(collectParams(catalog), budget);
   const domains: FrameworkDomain[] = [];
   const requirements: Requirement[] = [];
   const seen = new Set<string>();

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { Em } from '../../platform/db/database.js';
 import { invalidField, resourceNotFound } from '../../platform/errors.js';
-import { parseInstant } from '../../platform/time.js';
+import { isSupportedInstant, parseInstant } from '../../platform/time.js';
 import { ensureRecord, isExpired, type RecordKey, recordExists } from '../../records/records.store.js';
 import { type EvidenceType, ISO_42001 } from '../../shared/vocabulary.js';
 import type { CreateEvidenceBody, EvidenceSchema } from './evidence.schemas.js';
@@ -37,13 +37,11 @@ function checkEvidence(input: NewEvidenceInput): { effectiveDate: Date | null; e
     throw invalidField('body.fileUrl', `is required for ${input.type} evidence`);
   }
   if (input.fileUrl !== undefined) {
-    let host = '';
-    try {
-      host = new URL(input.fileUrl).hostname;
-    } catch {
-      // Reported below, like a missing host.
-    }
-    if (!host) throw invalidField('body.fileUrl', 'must be an absolute http(s) URL with a host');
+    const url = URL.parse(input.fileUrl);
+    if (!url?.hostname) throw invalidField('body.fileUrl', 'must be an absolute http(s) URL with a host');
+    // A password or user name in the URL would be shown to everyone who reads the evidence or its exports.
+    if (url.username || url.password)
+      throw invalidField('body.fileUrl', 'must not carry a user name or password (user information)');
   }
   const effectiveDate = input.effectiveDate ? parseInstant(input.effectiveDate, 'body.effectiveDate') : null;
   const expiresAt = input.expiresAt ? parseInstant(input.expiresAt, 'body.expiresAt') : null;
@@ -170,6 +168,11 @@ export async function listExpiringEvidence(
 ): Promise<ExpiringEvidencePage> {
   const from = query.from ? parseInstant(query.from, 'querystring.from') : now;
   const to = query.to ? parseInstant(query.to, 'querystring.to') : new Date(from.getTime() + 30 * 86_400_000);
+  if (!query.to && !isSupportedInstant(to.getTime()))
+    throw invalidField(
+      'querystring.from',
+      'is too late for the default 30-day window (past the year 9999); give to',
+    );
   if (to < from) throw invalidField('querystring.to', 'must not be before from');
   const limit = query.limit ?? 50;
   const offset = query.offset ?? 0;

@@ -14,3 +14,17 @@ export function strictHttpUri(value: string | null | undefined): string | null {
   const fragment = url.hash ? `#${url.hash.slice(1).replace(URI_UNSAFE, escapeUriChar)}` : '';
   return `${url.protocol}//${url.host}${rest}${fragment}`;
 }
+
+/**
+ * The URL without its user information (`https://user:password@host/…` → `https://host/…`), for evidence
+ * stored before such URLs were refused; any other text is returned unchanged.
+ */
+export function withoutUserInfo(value: string): string;
+export function withoutUserInfo(value: string | null): string | null;
+export function withoutUserInfo(value: string | null): string | null {
+  const url = value ? URL.parse(value) : null;
+  if (!url || (!url.username && !url.password)) return value;
+  url.username = '';
+  url.password = '';
+  return url.href;
+}

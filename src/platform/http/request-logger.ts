@@ -1,5 +1,63 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Bindings, ChildLoggerOptions, Level, LogFn } from 'pino';
+
+/** Query parameters whose values are credentials, by name: `api_key`, `access_token`, `client_secret`… */
+const SECRET_NAME = /key|token|secret|passw|auth|credential|session|signature|sig$/i;
+
+/**
+ * The URL with the values of credential-like query parameters replaced by `[REDACTED]`: a key pasted
+ * into a URL must not reach the log. Other parameters stay, so that one request can be told from another.
+ */
+export function redactUrl(url: string): string {
+  const start = url.indexOf('?');
+  if (start < 0) return url;
+  const query = url
+    .slice(start + 1)
+    .split('&')
+    .map((pair) => {
+      const end = pair.indexOf('=');
+      const name = end < 0 ? pair : pair.slice(0, end);
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // A malformed escape is judged by its raw text.
+      }
+      return end >= 0 && SECRET_NAME.test(decoded) ? `${name}=[REDACTED]` : pair;
+    });
+  return `${url.slice(0, start)}?${query.join('&')}`;
+}
+
+type RequestSerializer = (request: FastifyRequest) => Record<string, unknown>;
+
+/** Fastify's own `req` serializer (the fields of its "incoming request" line). */
+const serializeRequest: RequestSerializer = (request) => ({
+  method: request.method,
+  url: request.url,
+  version: request.headers?.['accept-version'],
+  host: request.host,
+  remoteAddress: request.ip,
+  remotePort: request.socket?.remotePort,
+});
+
+const redacting =
+  (serialize: RequestSerializer): RequestSerializer =>
+  (request) => {
+    const fields = serialize(request);
+    return typeof fields?.url === 'string' ? { ...fields, url: redactUrl(fields.url) } : fields;
+  };
+const REDACTING_SERIALIZERS = { req: redacting(serializeRequest) };
+
+/** The child's options, with its `req` serializer redacting the URL's credentials. */
+function redactingOptions(options: ChildLoggerOptions): ChildLoggerOptions {
+  const own = options.serializers?.req as RequestSerializer | undefined;
+  return {
+    ...options,
+    serializers: own
+      ? { ...options.serializers, req: redacting(own) }
+      : { ...options.serializers, ...REDACTING_SERIALIZERS },
+  };
+}
 
 type Parent = FastifyBaseLogger & { isLevelEnabled(level: Level): boolean };
 
@@ -18,7 +76,7 @@ class DeferredRequestLogger {
   ) {}
 
   private get logger(): FastifyBaseLogger {
-    this.made ??= this.parent.child(this.bindings, this.options);
+    this.made ??= this.parent.child(this.bindings, redactingOptions(this.options));
     return this.made;
   }
 
@@ -73,7 +131,7 @@ export function requestLogger(
 ): FastifyBaseLogger {
   const parent = logger as Parent;
   if (options.level !== undefined || typeof parent.isLevelEnabled !== 'function') {
-    return logger.child(bindings, options);
+    return logger.child(bindings, redactingOptions(options));
   }
   return new DeferredRequestLogger(parent, bindings, options) as unknown as FastifyBaseLogger;
 }

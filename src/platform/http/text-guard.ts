@@ -35,6 +35,36 @@ function undecodableQueryFields(request: FastifyRequest): string[] {
 }
 
 /**
+ * The body's `__proto__` (or `constructor.prototype`) members, which the JSON parser refuses lest they
+ * reach an object's prototype, named as fields; null when the text is not JSON at all.
+ */
+function forbiddenMemberError(text: string): Error | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const found: string[] = [];
+  const pending: [unknown, string][] = [[value, 'body']];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [node, path] = next;
+    if (typeof node !== 'object' || node === null) continue;
+    for (const [key, child] of Object.entries(node)) {
+      if (key === '__proto__') found.push(`${path}.__proto__`);
+      else if (key === 'constructor' && typeof child === 'object' && child !== null && 'prototype' in child)
+        found.push(`${path}.constructor.prototype`);
+      else pending.push([child, `${path}.${key}`]);
+    }
+  }
+  if (found.length === 0) return null;
+  return badRequest(`The request body may not have a member named ${found[0].split('.').slice(-1)[0]}`, {
+    reason: 'forbidden_member',
+    fields: found.map((field) => ({ field, message: 'is a member name the API refuses' })),
+  });
+}
+
+/**
  * Applies the text rule of src/text.ts everywhere: JSON bodies are checked as they are parsed (raw
  * invalid bytes, then lone surrogate escapes), paths and queries before validation.
  */
@@ -60,7 +90,7 @@ export function registerTextGuard(app: FastifyInstance): void {
     }
     const text = bytes.toString('utf8');
     parseJson(request, text, (error, value) => {
-      if (error) return done(error, undefined);
+      if (error) return done(forbiddenMemberError(text) ?? error, undefined);
       const fields = mayHoldSurrogateEscape(text) ? malformedTextFields('body', value) : [];
       if (fields.length > 0) return done(refuse(fields, LONE_SURROGATE), undefined);
       done(null, value);

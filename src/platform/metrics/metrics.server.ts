@@ -42,7 +42,15 @@ export async function startMetricsServer(
     );
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      // A taken port is a setting to change: say which in one line, without a stack.
+      if (error.code !== 'EADDRINUSE') return reject(error);
+      const taken = new Error(
+        `The metrics port ${port} on ${host} is in use (COMPLY_METRICS_PORT, COMPLY_METRICS_HOST)`,
+      );
+      taken.stack = taken.message;
+      reject(taken);
+    });
     server.listen(port, host, () => resolve());
   });
   const address = server.address() as AddressInfo;

@@ -26,8 +26,9 @@ export const SOA_CSV_COLUMNS = [
   'snapshotLabel',
 ] as const;
 
-// Spreadsheets evaluate a cell that starts with one of these (the full-width forms included) as a formula.
-const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+// Spreadsheets evaluate a cell that starts with one of these (the full-width forms included) as a formula,
+// also after leading blanks or line breaks, which they skip.
+const FORMULA_START = /^[\s\u00A0\u3000]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|^[\t\r]/;
 
 /** Neutralises spreadsheet formulas: a leading `'` makes the cell plain text. */
 export function guardCsvCell(value: string): string {

@@ -1,5 +1,6 @@
 import type { ControlStatus, OrgExportData } from '../export.types.js';
 import { EXPORT_FRAMEWORK, sortControls } from '../framework.js';
+import { withoutUserInfo } from '../uri.js';
 import type { SoaEvidenceRef, SoaRow, SoaView } from './soa.types.js';
 
 export function soaView(data: OrgExportData): SoaView {
@@ -26,7 +27,7 @@ export function soaView(data: OrgExportData): SoaView {
           evidenceId,
           type,
           title,
-          fileUrl,
+          fileUrl: withoutUserInfo(fileUrl),
         })),
         evidenceCount: Math.max(control.evidenceCount, control.evidence.length),
         reviewer: control.reviewer,
