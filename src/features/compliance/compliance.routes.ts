@@ -1,11 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.js';
+import type { FeatureRoutes } from '../../context.js';
 import { sendSerialized } from '../../platform/cache/org-read-cache.js';
-import { whenReady } from '../../platform/ready.js';
 import { utcDay } from '../../platform/time.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
 import { principalOf } from '../auth/auth.plugin.js';
-import { requireOrg } from '../orgs/orgs.service.js';
 import {
   ComplianceSchema,
   HistoryQuery,
@@ -25,7 +22,7 @@ import { createSnapshot, getSnapshot, listSnapshots, verifySnapshot } from './sn
 /** At most one on-demand roll-up request per org in this interval; the schedule covers the rest. */
 const ROLLUP_REQUEST_INTERVAL_MS = 60_000;
 
-export const complianceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const complianceRoutes: FeatureRoutes = async function complianceRoutes(app, { ctx }) {
   const rollupRequestedAt = new Map<string, number>();
 
   /** Never awaited by the request: a queue that is down costs the read nothing. */
@@ -51,13 +48,11 @@ export const complianceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     (request, reply) => {
       const em = ctx.db.em();
       const { orgId } = request.params;
-      const body = whenReady(requireOrg(em, orgId), () =>
-        ctx.readCache.get(
-          orgId,
-          'compliance',
-          async () => ({ value: await currentCompliance(em, orgId) }),
-          (value) => reply.serialize(value) as string,
-        ),
+      const body = ctx.readCache.get(
+        orgId,
+        'compliance',
+        async () => ({ value: await currentCompliance(em, orgId) }),
+        (value) => reply.serialize(value) as string,
       );
       return sendSerialized(reply, body);
     },
@@ -79,7 +74,6 @@ export const complianceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     },
     async (request) => {
       const em = ctx.db.em();
-      await requireOrg(em, request.params.orgId);
       const { history, rollupsBehind } = await complianceHistory(em, request.params.orgId, request.query);
       if (rollupsBehind) requestRollup(request.params.orgId);
       return history;
@@ -104,7 +98,6 @@ export const complianceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     async (request, reply) => {
       const em = ctx.db.em();
       const { orgId } = request.params;
-      await requireOrg(em, orgId);
       const snapshot = await createSnapshot(em, {
         orgId,
         label: request.body.label,
@@ -134,7 +127,6 @@ export const complianceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     },
     async (request) => {
       const em = ctx.db.em();
-      await requireOrg(em, request.params.orgId);
       return {
         orgId: request.params.orgId,
         ...(await listSnapshots(em, request.params.orgId, request.query)),
@@ -154,7 +146,6 @@ export const complianceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     },
     async (request) => {
       const em = ctx.db.em();
-      await requireOrg(em, request.params.orgId);
       return getSnapshot(em, request.params.orgId, request.params.snapshotId);
     },
   );
@@ -171,7 +162,6 @@ export const complianceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     },
     async (request) => {
       const em = ctx.db.em();
-      await requireOrg(em, request.params.orgId);
       return verifySnapshot(em, request.params.orgId, request.params.snapshotId);
     },
   );

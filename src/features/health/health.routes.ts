@@ -1,6 +1,5 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.js';
+import type { FeatureRoutes } from '../../context.js';
 import { ErrorEnvelopeSchema } from '../../shared/schemas.js';
 
 const HealthSchema = Type.Object({
@@ -9,7 +8,7 @@ const HealthSchema = Type.Object({
   queue: Type.Optional(Type.String()),
 });
 
-export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const healthRoutes: FeatureRoutes = async function healthRoutes(app, { ctx }) {
   app.get(
     '/healthz',
     {

@@ -1,6 +1,5 @@
 import type { Em } from '../../platform/db/database.js';
 import { conflict, resourceNotFound } from '../../platform/errors.js';
-import type { Ready } from '../../platform/ready.js';
 import { readRecordStates, seedIsoRecords } from '../../records/records.store.js';
 import { countStates, type ScoreCounts, scoreOf } from '../../records/score.js';
 import { ISO_42001 } from '../../shared/vocabulary.js';
@@ -12,20 +11,12 @@ export interface OrgView {
   compliance: { score: number | null; counts: ScoreCounts; controlCount: number };
 }
 
-// Orgs are never deleted, so an id once seen stays valid: this spares a query on every org-scoped request.
-const knownOrgs = new Set<string>();
-
-/** Done when the org exists, else a 404; an org seen once answers at once, without a query or a promise. */
-export function requireOrg(em: Em, orgId: string): Ready<void> {
-  return knownOrgs.has(orgId) ? undefined : lookUpOrg(em, orgId);
-}
-
-async function lookUpOrg(em: Em, orgId: string): Promise<void> {
+/** Done when the org exists, else a 404 (the org scope remembers the orgs found: see `KnownOrgs`). */
+export async function lookUpOrg(em: Em, orgId: string): Promise<void> {
   const [row] = await em.execute<{ found: number }[]>('select 1 as found from orgs where org_id = ?', [
     orgId,
   ]);
   if (!row) throw resourceNotFound('Organization', { orgId });
-  knownOrgs.add(orgId);
 }
 
 /** Creates the org and gives it every library control: not started, applicable. */
@@ -38,7 +29,6 @@ export async function createOrg(em: Em, input: { orgId: string; name: string }):
     if (inserted.length === 0) throw conflict('Organization already exists', { orgId: input.orgId });
     await seedIsoRecords(tx, input.orgId);
   });
-  knownOrgs.add(input.orgId);
   return getOrg(em, input.orgId);
 }
 
@@ -63,7 +53,6 @@ const orgView = (org: OrgRow) => ({
 export async function getOrg(em: Em, orgId: string): Promise<OrgView> {
   const [org] = await em.execute<OrgRow[]>(`${ORG_SELECT} where org_id = ?`, [orgId]);
   if (!org) throw resourceNotFound('Organization', { orgId });
-  knownOrgs.add(orgId);
   return { ...orgView(org), compliance: await summarize(em, orgId) };
 }
 

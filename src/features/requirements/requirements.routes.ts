@@ -1,5 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.js';
+import type { FeatureRoutes } from '../../context.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
 import { ISO_42001 } from '../../shared/vocabulary.js';
 import { principalOf } from '../auth/auth.plugin.js';
@@ -8,7 +7,6 @@ import { complianceHistory } from '../compliance/history.service.js';
 import { heldLibrary } from '../cte/library.service.js';
 import { sendRecordReport, sendReport } from '../cte/report-cache.js';
 import { evidenceRoutesFor } from '../evidence/evidence.routes.js';
-import { requireOrg } from '../orgs/orgs.service.js';
 import {
   FrameworkComplianceSchema,
   FrameworkHistoryQuery,
@@ -40,14 +38,7 @@ const TAG = 'assessments';
 const requirementPath = (orgId: string, frameworkId: string, requirementId: string) =>
   `/api/v1/orgs/${encodeURIComponent(orgId)}/frameworks/${encodeURIComponent(frameworkId)}/requirements/${encodeURIComponent(requirementId)}`;
 
-export const requirementRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  // Every route here names an org: check it once for all of them.
-  app.addHook('preHandler', (request, _reply, done) => {
-    const lookUp = requireOrg(ctx.db.em(), (request.params as { orgId: string }).orgId);
-    if (!(lookUp instanceof Promise)) return done();
-    lookUp.then(() => done(), done);
-  });
-
+export const requirementRoutes: FeatureRoutes = async function requirementRoutes(app, { ctx }) {
   app.get(
     '/orgs/:orgId/frameworks',
     {
