@@ -11,6 +11,7 @@ import type { AppContext } from '../../../context.js';
 import type { Em } from '../../../platform/db/database.js';
 import { releaseFreedMemory } from '../../../platform/memory.js';
 import { type Ready, remember, settled, whenReady } from '../../../platform/ready.js';
+import type { RequirementNeighbourhood } from '../crosswalk-suggestions.js';
 import { type CurrentLibrary, currentLibrary, heldLibrary } from '../library.service.js';
 import { BUILTIN_MODEL } from './builtin-embedder.js';
 import { createEmbedder } from './create-embedder.js';
@@ -49,6 +50,8 @@ export interface ReadySearch {
    * assistant asking twice, a CI job) is answered from memory; a new index (an import) starts with none.
    */
   answers: KeptAnswers;
+  /** The requirements nearest each other by these vectors, built on the first suggestion asked of the build. */
+  neighbourhood?: RequirementNeighbourhood;
 }
 
 /** True when the configured model's files are in the model directory (nothing is ever downloaded). */
