@@ -170,7 +170,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(orgRoutes, { ctx });
       await api.register(meRoutes);
       await api.register(controlLibraryRoutes, { ctx });
-      // Every route that names an org, in one subtree: the org must exist, and a write drops its cached reads.
+      // Every route that names an org, in one subtree: the org must exist, and a write drops the org's
+      // cached reads.
       await api.register(
         orgScope(async (org) => {
           await org.register(orgSummaryRoutes, { ctx });

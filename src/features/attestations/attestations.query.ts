@@ -158,9 +158,10 @@ export function attestationPageBody(
     filter.from === undefined &&
     filter.to === undefined;
   if (!newest) return listAttestations(em, orgId, filter).then(serialize);
+  const { level = '', epochId = '', limit = '', includeTotal = '' } = filter;
   return ctx.readCache.get(
     orgId,
-    `attestations?${filter.level ?? ''}&${filter.epochId ?? ''}&${filter.limit ?? ''}&${filter.includeTotal ?? ''}`,
+    `attestations?${level}&${epochId}&${limit}&${includeTotal}`,
     async () => ({ value: await listAttestations(em, orgId, filter) }),
     serialize,
   );

@@ -85,10 +85,11 @@ const CACHE_CAPACITY = 10_000;
 
 /**
  * Resolves bearer secrets to principals. Lookups are by hash (the secret never reaches the database)
- * and cached briefly (10 s; past 10k secrets the least recently used go first), because every request authenticates. Revocations reach every instance's cache at
- * once through the revocation bus (src/cache/revocations.ts); the TTL bounds staleness only while Redis is
- * down. The cache is keyed by the secret itself, which the process holds anyway while it serves the
- * request: a hit then costs no hash (two microseconds of every request).
+ * and cached briefly, because every request authenticates: 10 s, and past 10k secrets the least recently
+ * used go first. Revocations reach every instance's cache at once through the revocation bus
+ * (src/platform/cache/revocations.ts); the TTL bounds staleness only while Redis is down. The cache is
+ * keyed by the secret itself, which the process holds anyway while it serves the request: a hit then costs
+ * no hash (two microseconds of every request).
  */
 export class KeyResolver {
   private readonly cache = new TtlCache<string, Principal | null>(CACHE_TTL_MS, CACHE_CAPACITY);

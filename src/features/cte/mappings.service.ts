@@ -19,7 +19,7 @@ export interface SearchDeps {
   log: SearchLog;
 }
 
-/** The search build's neighbourhood: its vectors, read with the library it was asked with, kept on the build. */
+/** The search build's neighbourhood (its vectors read with the library asked with), kept on the build. */
 async function neighbourhood(em: Em, deps: SearchDeps, current: CurrentLibrary) {
   const ready = await readySearch(em, current, deps.settings, deps.log);
   let found = ready.neighbourhood;

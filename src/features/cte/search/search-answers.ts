@@ -6,7 +6,8 @@ export const ANSWERS_PER_INDEX = 512;
 /**
  * Serialized answers of one search index, by query as parsed, then limit. Bounded in answers, not questions:
  * one question asked with every limit from 1 to 100 is a hundred answers. A question's answers stay or go
- * together; reading one does not make the question younger (the question last answered longest ago goes first).
+ * together; reading one does not make the question younger (the question last answered longest ago goes
+ * first).
  */
 export class KeptAnswers {
   private readonly byQuery: LruCache<string, Map<number, string>>;
