@@ -3,24 +3,24 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type onSendHookHandler } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
+import { createCaches } from './caches.js';
 import type { AppContext } from './context.js';
 import { aiSystemRoutes } from './features/ai-systems/ai-systems.routes.js';
 import { attestationRoutes } from './features/attestations/attestations.routes.js';
 import { registerAuth } from './features/auth/auth.plugin.js';
-import { keyRoutes } from './features/auth/keys.routes.js';
-import { KeyResolver } from './features/auth/keys.service.js';
+import { keyRoutes, meRoutes } from './features/auth/keys.routes.js';
 import { complianceRoutes } from './features/compliance/compliance.routes.js';
 import { consoleRoutes, findConsoleDir } from './features/console/console.routes.js';
-import { controlRoutes } from './features/controls/controls.routes.js';
+import { controlLibraryRoutes, controlRoutes } from './features/controls/controls.routes.js';
 import { cteRoutes } from './features/cte/cte.routes.js';
 import { evidenceRoutes, expiringEvidenceRoutes } from './features/evidence/evidence.routes.js';
 import { exportRoutes } from './features/exports/export.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
-import { orgRoutes } from './features/orgs/orgs.routes.js';
+import { orgScope } from './features/orgs/org-scope.js';
+import { orgRoutes, orgSummaryRoutes } from './features/orgs/orgs.routes.js';
 import { requirementRoutes } from './features/requirements/requirements.routes.js';
-import { sidecarKeyCache } from './features/sidecars/sidecar-keys.cache.js';
 import { sidecarKeyRoutes } from './features/sidecars/sidecar-keys.routes.js';
 import { OrgReadCache } from './platform/cache/org-read-cache.js';
 import { RevocationBus } from './platform/cache/revocations.js';
@@ -120,8 +120,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   });
 
-  const keys = new KeyResolver(db.em, config.adminKey);
-  registerAuth(app, keys);
+  // Built once per app: nothing the database holds is kept by a module.
+  const caches = createCaches(db, config);
+  registerAuth(app, caches.apiKeys);
 
   // Public routes (health, the OpenAPI document, the console) are not rate limited: the limiter then adds
   // no hook to them at all, where an allow-list would be asked on every request of every route.
@@ -150,53 +151,48 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const readCache = new OrgReadCache(options.redis ?? null);
   readCache.start();
   app.addHook('onClose', () => readCache.close());
-  // Every write to an org goes through a route under /orgs/{orgId}; by the time its response is being
-  // sent the write has committed, so this one hook, on those routes only, keeps every cached read of the
-  // org exact.
-  const invalidateOrg: onSendHookHandler = (request, _reply, payload, done) => {
-    const orgId = (request.params as { orgId?: string } | undefined)?.orgId;
-    if (orgId !== undefined && request.method !== 'GET' && request.method !== 'HEAD')
-      readCache.invalidate(orgId);
-    done(null, payload);
-  };
-  app.addHook('onRoute', (route) => {
-    const reads = [route.method].flat().every((method) => method === 'GET' || method === 'HEAD');
-    if (reads || !route.url.includes(':orgId')) return;
-    route.onSend = [...[route.onSend ?? []].flat(), invalidateOrg];
-  });
-  const sidecarKeys = sidecarKeyCache(db);
   const revocations = new RevocationBus(options.redis ?? null, {
     evict: (revocation) =>
       revocation.kind === 'api-key'
-        ? keys.evict(revocation.keyId)
-        : sidecarKeys.evict(revocation.orgId, revocation.keyId),
+        ? caches.apiKeys.evict(revocation.keyId)
+        : caches.sidecarKeys.evict(revocation.orgId, revocation.keyId),
     clear: () => {
-      keys.clear();
-      sidecarKeys.clear();
+      caches.apiKeys.clear();
+      caches.sidecarKeys.clear();
     },
   });
   revocations.start();
   // Operators' tooling and tests watch revocations arrive (the `revocation` event).
   app.decorate('revocations', revocations);
   app.addHook('onClose', async () => revocations.close());
-  const ctx: AppContext = { config, db, jobs, keys, readCache, revocations, log: app.log };
+  const ctx: AppContext = { config, db, jobs, caches, readCache, revocations, log: app.log };
   await app.register(healthRoutes, { ctx });
   const consoleDir = findConsoleDir();
   if (consoleDir) await app.register(consoleRoutes, { dir: consoleDir });
   else app.log.warn('the web console is not built (npm run build builds it); / is not served');
   await app.register(
-    async (api) => {
+    async function apiRoutes(api) {
       await api.register(orgRoutes, { ctx });
-      await api.register(keyRoutes, { ctx });
-      await api.register(controlRoutes, { ctx });
-      await api.register(requirementRoutes, { ctx });
-      await api.register(evidenceRoutes, { ctx });
-      await api.register(expiringEvidenceRoutes, { ctx });
-      await api.register(complianceRoutes, { ctx });
-      await api.register(aiSystemRoutes, { ctx });
-      await api.register(sidecarKeyRoutes, { ctx });
-      await api.register(attestationRoutes, { ctx });
-      await api.register(exportRoutes, { ctx });
+      await api.register(meRoutes);
+      await api.register(controlLibraryRoutes, { ctx });
+      // Every route that names an org, in one subtree: the org must exist, and a write drops the org's
+      // cached reads.
+      await api.register(
+        orgScope(async (org) => {
+          await org.register(orgSummaryRoutes, { ctx });
+          await org.register(keyRoutes, { ctx });
+          await org.register(controlRoutes, { ctx });
+          await org.register(requirementRoutes, { ctx });
+          await org.register(evidenceRoutes, { ctx });
+          await org.register(expiringEvidenceRoutes, { ctx });
+          await org.register(complianceRoutes, { ctx });
+          await org.register(aiSystemRoutes, { ctx });
+          await org.register(sidecarKeyRoutes, { ctx });
+          await org.register(attestationRoutes, { ctx });
+          await org.register(exportRoutes, { ctx });
+        }),
+        { ctx },
+      );
       await api.register(cteRoutes, { ctx, prefix: '/cte' });
     },
     { prefix: API_PREFIX },

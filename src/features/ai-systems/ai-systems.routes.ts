@@ -1,8 +1,6 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.js';
+import type { FeatureRoutes } from '../../context.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
-import { requireOrg } from '../orgs/orgs.service.js';
 import {
   AiSystemListQuery,
   AiSystemListSchema,
@@ -19,7 +17,7 @@ import {
   updateAiSystem,
 } from './ai-systems.service.js';
 
-export const aiSystemRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const aiSystemRoutes: FeatureRoutes = async function aiSystemRoutes(app, { ctx }) {
   app.get(
     '/orgs/:orgId/ai-systems',
     {
@@ -33,7 +31,6 @@ export const aiSystemRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     },
     async (request) => {
       const em = ctx.db.em();
-      await requireOrg(em, request.params.orgId);
       return {
         orgId: request.params.orgId,
         systems: await listAiSystems(em, request.params.orgId, request.query),
@@ -58,7 +55,6 @@ export const aiSystemRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     async (request, reply) => {
       const em = ctx.db.em();
       const { orgId } = request.params;
-      await requireOrg(em, orgId);
       const system = await createAiSystem(em, orgId, request.body);
       return reply
         .status(201)
@@ -79,7 +75,6 @@ export const aiSystemRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     },
     async (request) => {
       const em = ctx.db.em();
-      await requireOrg(em, request.params.orgId);
       return getAiSystem(em, request.params.orgId, request.params.systemId);
     },
   );
@@ -98,7 +93,6 @@ export const aiSystemRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     },
     async (request) => {
       const em = ctx.db.em();
-      await requireOrg(em, request.params.orgId);
       return updateAiSystem(em, request.params.orgId, request.params.systemId, request.body);
     },
   );
@@ -116,7 +110,6 @@ export const aiSystemRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     },
     async (request, reply) => {
       const em = ctx.db.em();
-      await requireOrg(em, request.params.orgId);
       await deleteAiSystem(em, request.params.orgId, request.params.systemId);
       return reply.status(204).send(null);
     },

@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import type { Caches } from '../../context.js';
 import type { Database } from '../../platform/db/database.js';
 import { isTransientDatabaseError } from '../../platform/db/transient.js';
 import { AppError, badRequest, conflict, invalidField } from '../../platform/errors.js';
@@ -8,7 +9,7 @@ import { EvidenceFolding } from '../../records/evidence-folding.js';
 import { type AttestationRecord, signedContent } from '../../shared/attestation-content.js';
 import { contentHashOf } from '../../shared/content-hash.js';
 import { ISO_42001 } from '../../shared/vocabulary.js';
-import { sidecarKeyCache } from '../sidecars/sidecar-keys.cache.js';
+import { SidecarKeyCache } from '../sidecars/sidecar-keys.cache.js';
 import { checkSignature } from './attestation.signature.js';
 import type { AttestationBodySchema } from './attestations.schemas.js';
 import {
@@ -30,6 +31,8 @@ export interface IngestResult {
 }
 
 export interface IngestOptions {
+  /** The app's caches of control ids and sidecar keys; a writer of its own keeps its own. */
+  caches?: Pick<Caches, 'knownControls' | 'sidecarKeys'>;
   /** Attestations per multi-row statement. */
   maxBatchItems?: number;
   /** Evidence rows per batch (one per attestation and control), bounding statement size. */
@@ -93,6 +96,7 @@ function replayOf(row: PreparedAttestation, stored: AttestationRecord): Outcome<
 export class AttestationIngest {
   private readonly batcher: Batcher<QueuedAttestation, IngestResult>;
   private readonly controls: KnownControls;
+  private readonly sidecarKeys: SidecarKeyCache;
   private readonly folding: EvidenceFolding;
   private readonly retryWindowMs: number;
 
@@ -100,7 +104,8 @@ export class AttestationIngest {
     private readonly db: Database,
     options: IngestOptions = {},
   ) {
-    this.controls = new KnownControls(db);
+    this.controls = options.caches?.knownControls ?? new KnownControls(db);
+    this.sidecarKeys = options.caches?.sidecarKeys ?? new SidecarKeyCache(db);
     this.folding = new EvidenceFolding(db);
     this.retryWindowMs = options.retryWindowMs ?? 15_000;
     const maxEvidence = options.maxBatchEvidenceRows ?? 2048;
@@ -162,7 +167,7 @@ export class AttestationIngest {
         maxBytes: MAX_CONTENT_BYTES,
       });
     }
-    const signed = checkSignature(sidecarKeyCache(this.db), orgId, body, content);
+    const signed = checkSignature(this.sidecarKeys, orgId, body, content);
     return whenReady(signed, () =>
       whenReady(this.controls.unknown(body.controlIds), (unknown) => {
         if (unknown.length > 0) {

@@ -1,5 +1,7 @@
+import type { AppContext } from '../../context.js';
 import type { Em } from '../../platform/db/database.js';
 import { invalidField, resourceNotFound } from '../../platform/errors.js';
+import type { Ready } from '../../platform/ready.js';
 import { isSupportedInstant } from '../../platform/time.js';
 import type { AttestationLevel, AttestationRecord } from '../../shared/attestation-content.js';
 import { DEFAULT_LIST_LIMIT } from './attestations.schemas.js';
@@ -102,4 +104,31 @@ export async function getAttestation(
   const record = await selectAttestation(em, orgId, attestationId);
   if (!record) throw resourceNotFound('Attestation', { attestationId });
   return record;
+}
+
+/**
+ * A page of the org's attestations, serialized by `serialize`. The newest page, what dashboards poll, is kept
+ * in the org read cache until the org's next write (attestations only ever arrive through one); pages further
+ * back or within a time range are read through.
+ */
+export function attestationPageBody(
+  ctx: Pick<AppContext, 'db' | 'readCache'>,
+  orgId: string,
+  filter: AttestationFilter,
+  serialize: (page: AttestationPage) => string,
+): Ready<string> {
+  const em = ctx.db.em();
+  const newest =
+    filter.cursor === undefined &&
+    filter.offset === undefined &&
+    filter.from === undefined &&
+    filter.to === undefined;
+  if (!newest) return listAttestations(em, orgId, filter).then(serialize);
+  const { level = '', epochId = '', limit = '', includeTotal = '' } = filter;
+  return ctx.readCache.get(
+    orgId,
+    `attestations?${level}&${epochId}&${limit}&${includeTotal}`,
+    async () => ({ value: await listAttestations(em, orgId, filter) }),
+    serialize,
+  );
 }

@@ -1,12 +1,9 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.js';
+import type { FeatureRoutes } from '../../context.js';
 import { sendSerialized } from '../../platform/cache/org-read-cache.js';
-import { whenReady } from '../../platform/ready.js';
 import { ErrorEnvelopeSchema, errorResponses, OrgIdParam } from '../../shared/schemas.js';
 import { principalOf } from '../auth/auth.plugin.js';
-import { requireOrg } from '../orgs/orgs.service.js';
 import { AttestationIngest } from './attestations.ingest.js';
-import { getAttestation, listAttestations } from './attestations.query.js';
+import { attestationPageBody, getAttestation } from './attestations.query.js';
 import {
   AttestationBodySchema,
   AttestationListQuery,
@@ -16,14 +13,10 @@ import {
   EpochParams,
   EpochSchema,
 } from './attestations.schemas.js';
-import { EpochSummaryCache } from './epochs.service.js';
 
-export const attestationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const epochSummaries = new EpochSummaryCache();
-  const ingest = new AttestationIngest(ctx.db);
+export const attestationRoutes: FeatureRoutes = async function attestationRoutes(app, { ctx }) {
+  const ingest = new AttestationIngest(ctx.db, { caches: ctx.caches });
   app.addHook('onClose', () => ingest.close());
-  // The hot path needs an entity manager only for the (cached) org check: one fork serves every request.
-  const orgCheck = ctx.db.em();
 
   app.post(
     '/orgs/:orgId/attestations',
@@ -54,11 +47,7 @@ export const attestationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     (request, reply) => {
       const { orgId } = request.params;
       const postedBy = principalOf(request).keyId;
-      // A known org goes straight to the ingest, which answers with a promise either way.
-      const result = whenReady(requireOrg(orgCheck, orgId), () =>
-        ingest.ingest(orgId, request.body, postedBy),
-      );
-      return Promise.resolve(result).then(({ created, record }) => {
+      return ingest.ingest(orgId, request.body, postedBy).then(({ created, record }) => {
         if (created) {
           reply
             .status(201)
@@ -83,28 +72,16 @@ export const attestationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         response: { 200: AttestationListSchema, ...errorResponses },
       },
     },
-    async (request, reply) => {
-      const em = ctx.db.em();
-      const { orgId } = request.params;
-      await requireOrg(em, orgId);
-      const query = request.query;
-      // The newest page, what dashboards poll, is kept until the org's next write (attestations only ever
-      // arrive through it); pages further back or within a time range are read through.
-      if (
-        query.cursor !== undefined ||
-        query.offset !== undefined ||
-        query.from !== undefined ||
-        query.to !== undefined
-      )
-        return listAttestations(em, orgId, query);
-      const body = await ctx.readCache.get(
-        orgId,
-        `attestations?${query.level ?? ''}&${query.epochId ?? ''}&${query.limit ?? ''}&${query.includeTotal ?? ''}`,
-        async () => ({ value: await listAttestations(em, orgId, query) }),
-        (value) => reply.serialize(value) as string,
-      );
-      return sendSerialized(reply, body);
-    },
+    (request, reply) =>
+      sendSerialized(
+        reply,
+        attestationPageBody(
+          ctx,
+          request.params.orgId,
+          request.query,
+          (page) => reply.serialize(page) as string,
+        ),
+      ),
   );
 
   app.get(
@@ -118,11 +95,8 @@ export const attestationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         response: { 200: EpochSchema, ...errorResponses },
       },
     },
-    async (request) => {
-      const em = ctx.db.em();
-      await requireOrg(em, request.params.orgId);
-      return epochSummaries.read(em, request.params.orgId, request.params.epochId);
-    },
+    async (request) =>
+      ctx.caches.epochSummaries.read(ctx.db.em(), request.params.orgId, request.params.epochId),
   );
 
   app.get(
@@ -135,10 +109,6 @@ export const attestationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         response: { 200: AttestationSchema, ...errorResponses },
       },
     },
-    async (request) => {
-      const em = ctx.db.em();
-      await requireOrg(em, request.params.orgId);
-      return getAttestation(em, request.params.orgId, request.params.attestationId);
-    },
+    async (request) => getAttestation(ctx.db.em(), request.params.orgId, request.params.attestationId),
   );
 };

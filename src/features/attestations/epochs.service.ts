@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import { LruCache } from '../../platform/cache/lru-cache.js';
 import type { Em } from '../../platform/db/database.js';
 import { resourceNotFound } from '../../platform/errors.js';
 import type { EpochSchema } from './attestations.schemas.js';
@@ -62,28 +63,21 @@ const MAX_CACHED_EPOCHS = 256;
  * written.
  */
 export class EpochSummaryCache {
-  private readonly entries = new Map<string, { token: string; summary: EpochSummary }>();
+  private readonly entries = new LruCache<string, { token: string; summary: EpochSummary }>(
+    MAX_CACHED_EPOCHS,
+  );
 
   async read(em: Em, orgId: string, epochId: string): Promise<EpochSummary> {
     const key = `${orgId}\u0000${epochId}`;
     const cached = this.entries.get(key);
     if (cached) {
       const token = await selectEpochCountToken(em, orgId, epochId);
+      if (token === cached.token) return cached.summary;
       this.entries.delete(key);
-      if (token === cached.token) {
-        this.entries.set(key, cached);
-        return cached.summary;
-      }
     }
     await foldEpochCounts(em, orgId, epochId);
     const { summary, token } = await summarizeWithToken(em, orgId, epochId);
-    if (token !== null) {
-      this.entries.set(key, { token, summary });
-      if (this.entries.size > MAX_CACHED_EPOCHS) {
-        const oldest = this.entries.keys().next().value;
-        if (oldest !== undefined) this.entries.delete(oldest);
-      }
-    }
+    if (token !== null) this.entries.set(key, { token, summary });
     return summary;
   }
 }

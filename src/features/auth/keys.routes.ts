@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.js';
+import type { FeatureRoutes } from '../../context.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
 import { SCOPES } from '../../shared/vocabulary.js';
-import { requireOrg } from '../orgs/orgs.service.js';
 import { principalOf } from './auth.plugin.js';
 import {
   CreatedKeySchema,
@@ -25,7 +24,8 @@ const keyView = (key: ApiKeyRow) => ({
   revokedAt: key.revokedAt,
 });
 
-export const keyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+/** The key making the request. */
+export const meRoutes: FastifyPluginAsyncTypebox = async function meRoutes(app) {
   app.get(
     '/me',
     {
@@ -51,7 +51,10 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       };
     },
   );
+};
 
+/** An org's API keys (under the org scope). */
+export const keyRoutes: FeatureRoutes = async function keyRoutes(app, { ctx }) {
   app.post(
     '/orgs/:orgId/keys',
     {
@@ -66,7 +69,6 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     },
     async (request, reply) => {
       const em = ctx.db.em();
-      await requireOrg(em, request.params.orgId);
       const key = await createKey(em, { orgId: request.params.orgId, ...request.body });
       request.log.info({ keyId: key.keyId, orgId: key.orgId, scopes: key.scopes }, 'api key created');
       return reply
@@ -92,7 +94,6 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     },
     async (request) => {
       const em = ctx.db.em();
-      await requireOrg(em, request.params.orgId);
       return { keys: (await listKeys(em, request.params.orgId)).map(keyView) };
     },
   );
@@ -110,7 +111,6 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     },
     async (request) => {
       const em = ctx.db.em();
-      await requireOrg(em, request.params.orgId);
       return keyView(await getKey(em, request.params.orgId, request.params.keyId));
     },
   );
@@ -128,7 +128,6 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     },
     async (request, reply) => {
       const em = ctx.db.em();
-      await requireOrg(em, request.params.orgId);
       await revokeKey(em, request.params.orgId, request.params.keyId);
       await ctx.revocations.revoked({ kind: 'api-key', keyId: request.params.keyId });
       request.log.info({ keyId: request.params.keyId }, 'api key revoked');

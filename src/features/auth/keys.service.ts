@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { TtlCache } from '../../platform/cache/ttl-cache.js';
 import type { Em } from '../../platform/db/database.js';
 import { badRequest, resourceNotFound } from '../../platform/errors.js';
 import { reportCache } from '../../platform/metrics/events.js';
@@ -73,16 +74,18 @@ export async function revokeKey(em: Em, orgId: string, keyId: string): Promise<A
 export const countKeys = (em: Em): Promise<number> => countApiKeys(em);
 
 const CACHE_TTL_MS = 10_000;
+const CACHE_CAPACITY = 10_000;
 
 /**
  * Resolves bearer secrets to principals. Lookups are by hash (the secret never reaches the database)
- * and cached briefly, because every request authenticates. Revocations reach every instance's cache at
- * once through the revocation bus (src/cache/revocations.ts); the TTL bounds staleness only while Redis is
- * down. The cache is keyed by the secret itself, which the process holds anyway while it serves the
- * request: a hit then costs no hash (two microseconds of every request).
+ * and cached briefly, because every request authenticates: 10 s, and past 10k secrets the least recently
+ * used go first. Revocations reach every instance's cache at once through the revocation bus
+ * (src/platform/cache/revocations.ts); the TTL bounds staleness only while Redis is down. The cache is
+ * keyed by the secret itself, which the process holds anyway while it serves the request: a hit then costs
+ * no hash (two microseconds of every request).
  */
 export class KeyResolver {
-  private readonly cache = new Map<string, { principal: Principal | null; expiresAt: number }>();
+  private readonly cache = new TtlCache<string, Principal | null>(CACHE_TTL_MS, CACHE_CAPACITY);
   private readonly bootstrapSecret: Buffer | null;
 
   constructor(
@@ -103,10 +106,9 @@ export class KeyResolver {
         return { keyId: 'bootstrap', orgId: null, scopes: ['admin'] };
       }
     }
-    const entry = this.cache.get(secret);
-    const hit = entry !== undefined && entry.expiresAt > Date.now();
-    reportCache('api-keys', hit);
-    return hit ? entry.principal : undefined;
+    const principal = this.cache.get(secret);
+    reportCache('api-keys', principal !== undefined);
+    return principal;
   }
 
   /** Reads the key from the database by the secret's hash and caches the answer (`known` said nothing). */
@@ -118,8 +120,7 @@ export class KeyResolver {
       row && !row.revokedAt && digestsEqual(row.keyHash, hash)
         ? { keyId: row.keyId, orgId: row.orgId, scopes: row.scopes }
         : null;
-    if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(secret, { principal, expiresAt: Date.now() + CACHE_TTL_MS });
+    this.cache.set(secret, principal);
     return principal;
   }
 
@@ -128,8 +129,6 @@ export class KeyResolver {
   }
 
   evict(keyId: string): void {
-    for (const [secret, entry] of this.cache) {
-      if (entry.principal?.keyId === keyId) this.cache.delete(secret);
-    }
+    this.cache.deleteWhere((principal) => principal?.keyId === keyId);
   }
 }

@@ -1,11 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.js';
+import type { FeatureRoutes } from '../../context.js';
 import { sendSerialized } from '../../platform/cache/org-read-cache.js';
-import { whenReady } from '../../platform/ready.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
 import { ISO_42001 } from '../../shared/vocabulary.js';
 import { principalOf } from '../auth/auth.plugin.js';
-import { requireOrg } from '../orgs/orgs.service.js';
 import { ScoreHistory } from '../scores/history.service.js';
 import { HistoryQuery, HistorySchema } from '../scores/scores.schemas.js';
 import {
@@ -20,7 +17,7 @@ import {
 import { currentCompliance } from './compliance.service.js';
 import { createSnapshot, getSnapshot, listSnapshots, verifySnapshot } from './snapshots.service.js';
 
-export const complianceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const complianceRoutes: FeatureRoutes = async function complianceRoutes(app, { ctx }) {
   const scoreHistory = new ScoreHistory(ctx.jobs, ctx.log);
 
   app.get(
@@ -36,13 +33,11 @@ export const complianceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     (request, reply) => {
       const em = ctx.db.em();
       const { orgId } = request.params;
-      const body = whenReady(requireOrg(em, orgId), () =>
-        ctx.readCache.get(
-          orgId,
-          'compliance',
-          async () => ({ value: await currentCompliance(em, orgId) }),
-          (value) => reply.serialize(value) as string,
-        ),
+      const body = ctx.readCache.get(
+        orgId,
+        'compliance',
+        async () => ({ value: await currentCompliance(em, orgId) }),
+        (value) => reply.serialize(value) as string,
       );
       return sendSerialized(reply, body);
     },
@@ -64,7 +59,6 @@ export const complianceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     },
     async (request) => {
       const em = ctx.db.em();
-      await requireOrg(em, request.params.orgId);
       return scoreHistory.read(em, request.params.orgId, ISO_42001, request.query);
     },
   );
@@ -87,7 +81,6 @@ export const complianceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     async (request, reply) => {
       const em = ctx.db.em();
       const { orgId } = request.params;
-      await requireOrg(em, orgId);
       const snapshot = await createSnapshot(em, {
         orgId,
         label: request.body.label,
@@ -117,7 +110,6 @@ export const complianceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     },
     async (request) => {
       const em = ctx.db.em();
-      await requireOrg(em, request.params.orgId);
       return {
         orgId: request.params.orgId,
         ...(await listSnapshots(em, request.params.orgId, request.query)),
@@ -137,7 +129,6 @@ export const complianceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     },
     async (request) => {
       const em = ctx.db.em();
-      await requireOrg(em, request.params.orgId);
       return getSnapshot(em, request.params.orgId, request.params.snapshotId);
     },
   );
@@ -154,7 +145,6 @@ export const complianceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     },
     async (request) => {
       const em = ctx.db.em();
-      await requireOrg(em, request.params.orgId);
       return verifySnapshot(em, request.params.orgId, request.params.snapshotId);
     },
   );

@@ -1,9 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.js';
+import type { FeatureRoutes } from '../../context.js';
 import { sendSerialized } from '../../platform/cache/org-read-cache.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
 import { principalOf } from '../auth/auth.plugin.js';
-import { requireOrg } from '../orgs/orgs.service.js';
 import {
   ApplicabilityBody,
   ControlIdParams,
@@ -28,7 +26,8 @@ import {
 /** Distinct library queries whose responses are kept; searches beyond it are answered uncached. */
 const LIBRARY_RESPONSES_MAX = 1000;
 
-export const controlRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+/** The control library, the same for every org. */
+export const controlLibraryRoutes: FeatureRoutes = async function controlLibraryRoutes(app, { ctx }) {
   // The library changes only when a release seeds it at start, so its responses are kept serialized.
   const libraryResponses = new Map<string, string>();
   app.get(
@@ -67,7 +66,10 @@ export const controlRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     },
     async (request) => getControl(ctx.db.em(), request.params.controlId),
   );
+};
 
+/** An org's controls (under the org scope). */
+export const controlRoutes: FeatureRoutes = async function controlRoutes(app, { ctx }) {
   app.get(
     '/orgs/:orgId/controls',
     {
@@ -81,7 +83,6 @@ export const controlRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     },
     async (request, reply) => {
       const em = ctx.db.em();
-      await requireOrg(em, request.params.orgId);
       const { orgId } = request.params;
       const body = await ctx.readCache.get(
         orgId,
@@ -108,7 +109,6 @@ export const controlRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     },
     async (request) => {
       const em = ctx.db.em();
-      await requireOrg(em, request.params.orgId);
       return getOrgControl(em, request.params.orgId, request.params.controlId);
     },
   );
@@ -128,7 +128,6 @@ export const controlRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     async (request) => {
       const em = ctx.db.em();
       const { orgId, controlId } = request.params;
-      await requireOrg(em, orgId);
       return setApplicability(em, {
         orgId,
         controlId,
@@ -155,7 +154,6 @@ export const controlRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     async (request) => {
       const em = ctx.db.em();
       const { orgId, controlId } = request.params;
-      await requireOrg(em, orgId);
       return setStatus(em, {
         orgId,
         controlId,

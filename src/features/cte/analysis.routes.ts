@@ -1,5 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.js';
+import type { FeatureRoutes } from '../../context.js';
 import { whenReady } from '../../platform/ready.js';
 import { errorResponses } from '../../shared/schemas.js';
 import { coverageOf, explainRequirement, frameworkCoverageOf, gapsOf } from './analysis.service.js';
@@ -21,7 +20,7 @@ import { sendReport } from './report-cache.js';
 
 const ORG_NOTE = 'With a tenant key the key’s organization; a platform key names it with `orgId`.';
 
-export const analysisRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const analysisRoutes: FeatureRoutes = async function analysisRoutes(app, { ctx }) {
   app.get(
     '/gaps/:frameworkId',
     {
@@ -36,7 +35,7 @@ export const analysisRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     },
     (request, reply) => {
       const { frameworkId } = request.params;
-      return whenReady(analysedOrg(ctx.db.em(), request, request.query.orgId), (orgId) =>
+      return whenReady(analysedOrg(ctx, request, request.query.orgId), (orgId) =>
         sendReport(ctx, reply, orgId, `gaps/${frameworkId}`, (analysis) => gapsOf(analysis, frameworkId)),
       );
     },
@@ -54,7 +53,7 @@ export const analysisRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       },
     },
     (request, reply) =>
-      whenReady(analysedOrg(ctx.db.em(), request, request.query.orgId), (orgId) =>
+      whenReady(analysedOrg(ctx, request, request.query.orgId), (orgId) =>
         sendReport(ctx, reply, orgId, 'coverage', coverageOf),
       ),
   );
@@ -72,7 +71,7 @@ export const analysisRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     },
     (request, reply) => {
       const { frameworkId } = request.params;
-      return whenReady(analysedOrg(ctx.db.em(), request, request.query.orgId), (orgId) =>
+      return whenReady(analysedOrg(ctx, request, request.query.orgId), (orgId) =>
         sendReport(ctx, reply, orgId, `coverage/${frameworkId}`, (analysis) =>
           frameworkCoverageOf(analysis, frameworkId),
         ),
@@ -93,7 +92,7 @@ export const analysisRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     },
     async (request) => {
       const em = ctx.db.em();
-      const orgId = await analysedOrg(em, request, request.query.orgId);
+      const orgId = await analysedOrg(ctx, request, request.query.orgId);
       return explainRequirement(em, orgId, request.params.frameworkId, request.params.requirementId);
     },
   );

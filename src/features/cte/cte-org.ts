@@ -1,13 +1,16 @@
 /** Which organization a CTE request analyses: a tenant key's own, or the `orgId` a platform key names. */
 import type { FastifyRequest } from 'fastify';
-import type { Em } from '../../platform/db/database.js';
+import type { AppContext } from '../../context.js';
 import { badRequest, forbidden } from '../../platform/errors.js';
 import { type Ready, whenReady } from '../../platform/ready.js';
 import { principalOf } from '../auth/auth.plugin.js';
 import { isPlatform } from '../auth/scopes.js';
-import { requireOrg } from '../orgs/orgs.service.js';
 
-export function analysedOrg(em: Em, request: FastifyRequest, orgId: string | undefined): Ready<string> {
+export function analysedOrg(
+  ctx: Pick<AppContext, 'caches'>,
+  request: FastifyRequest,
+  orgId: string | undefined,
+): Ready<string> {
   const principal = principalOf(request);
   if (!isPlatform(principal)) {
     if (orgId !== undefined && orgId !== principal.orgId) {
@@ -20,5 +23,6 @@ export function analysedOrg(em: Em, request: FastifyRequest, orgId: string | und
       fields: [{ field: 'querystring.orgId', message: 'is required with a platform key' }],
     });
   }
-  return whenReady(requireOrg(em, orgId), () => orgId);
+  // The org comes from the query, not the path, so the org scope's check is made here.
+  return whenReady(ctx.caches.knownOrgs.require(orgId), () => orgId);
 }

@@ -1,5 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.js';
+import type { AppContext, FeatureRoutes } from '../../context.js';
 import { analysisRoutes } from './analysis.routes.js';
 import { frameworkRoutes } from './frameworks.routes.js';
 import { currentLibrary } from './library.service.js';
@@ -24,7 +23,7 @@ async function prepareSearch(ctx: AppContext): Promise<void> {
 const WARM_UP_DELAY_MS = 1000;
 
 /** The Compliance Topology Engine under /api/v1/cte. */
-export const cteRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const cteRoutes: FeatureRoutes = async function cteRoutes(app, { ctx }) {
   await app.register(frameworkRoutes, { ctx });
   await app.register(analysisRoutes, { ctx });
   await app.register(searchRoutes, { ctx });

@@ -1,5 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.js';
+import type { FeatureRoutes } from '../../context.js';
 import { errorResponses } from '../../shared/schemas.js';
 import {
   FrameworkDetailSchema,
@@ -17,7 +16,7 @@ import { enqueueEmbeddings } from './search/embeddings.job.js';
 /** OSCAL catalogs are large (SP 800-53 rev5 is 1.7 MB minified, more when pretty-printed). */
 export const IMPORT_BODY_LIMIT = 25 * 1024 * 1024;
 
-export const frameworkRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const frameworkRoutes: FeatureRoutes = async function frameworkRoutes(app, { ctx }) {
   app.get(
     '/frameworks',
     {

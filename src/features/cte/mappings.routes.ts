@@ -1,6 +1,5 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.js';
+import type { FeatureRoutes } from '../../context.js';
 import { errorResponses } from '../../shared/schemas.js';
 import { principalOf } from '../auth/auth.plugin.js';
 import {
@@ -21,7 +20,7 @@ import {
 } from './mappings.service.js';
 
 /** Analyst crosswalk edges, and the similar requirements and suggestions an analyst maps from. */
-export const mappingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const mappingRoutes: FeatureRoutes = async function mappingRoutes(app, { ctx }) {
   const deps = { settings: ctx.config.embeddings, log: ctx.log };
 
   app.get(

@@ -12,27 +12,20 @@ import { RequirementNeighbourhood } from './crosswalk-suggestions.js';
 import type { LibraryEdge, Relationship, RequirementRef } from './framework.types.js';
 import type { FrameworkLibrary } from './library.js';
 import { type CurrentLibrary, currentLibrary, requireFramework } from './library.service.js';
-import {
-  type EmbeddingSettings,
-  type ReadySearch,
-  readySearch,
-  type SearchLog,
-} from './search/search.service.js';
+import { type EmbeddingSettings, readySearch, type SearchLog } from './search/search.service.js';
 
 export interface SearchDeps {
   settings: EmbeddingSettings;
   log: SearchLog;
 }
 
-/** One neighbourhood per search build: the build's vectors, read with the library it was made for. */
-const neighbourhoods = new WeakMap<ReadySearch, RequirementNeighbourhood>();
-
+/** The search build's neighbourhood (its vectors read with the library asked with), kept on the build. */
 async function neighbourhood(em: Em, deps: SearchDeps, current: CurrentLibrary) {
   const ready = await readySearch(em, current, deps.settings, deps.log);
-  let found = neighbourhoods.get(ready);
+  let found = ready.neighbourhood;
   if (!found || found.library !== current.library) {
     found = new RequirementNeighbourhood(current.library, ready.documents, ready.vectors);
-    neighbourhoods.set(ready, found);
+    ready.neighbourhood = found;
   }
   return { model: ready.search.embedder.model, found };
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { TObject } from 'typebox';
-import type { AppContext } from '../../context.js';
+import type { AppContext, FeatureRoutes } from '../../context.js';
 import { sendSerialized } from '../../platform/cache/org-read-cache.js';
 import { resourceNotFound } from '../../platform/errors.js';
 import type { RecordKey } from '../../records/records.store.js';
@@ -9,7 +9,6 @@ import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
 import { type EvidenceType, ISO_42001 } from '../../shared/vocabulary.js';
 import { principalOf } from '../auth/auth.plugin.js';
 import { controlLibrary } from '../controls/library.seed.js';
-import { requireOrg } from '../orgs/orgs.service.js';
 import {
   CreateEvidenceBody,
   EvidenceItemParams,
@@ -43,11 +42,10 @@ export interface EvidenceRouteFamily {
 export function evidenceRoutesFor(
   family: EvidenceRouteFamily,
 ): FastifyPluginAsyncTypebox<{ ctx: AppContext }> {
-  return async (app, { ctx }) => {
+  return async function evidenceRoutes(app, { ctx }) {
     const keyOf = async (request: FastifyRequest) => {
       const em = ctx.db.em();
       const params = request.params as Record<string, string>;
-      await requireOrg(em, params.orgId);
       return { em, key: await family.keyOf(em, params) };
     };
     app.post(
@@ -173,10 +171,7 @@ export const evidenceRoutes = evidenceRoutesFor({
 });
 
 /** The org's evidence by expiry, across every framework: what to renew next. */
-export const expiringEvidenceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
-  app,
-  { ctx },
-) => {
+export const expiringEvidenceRoutes: FeatureRoutes = async function expiringEvidenceRoutes(app, { ctx }) {
   app.get(
     '/orgs/:orgId/evidence/expiring',
     {
@@ -191,7 +186,6 @@ export const expiringEvidenceRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
     },
     async (request) => {
       const em = ctx.db.em();
-      await requireOrg(em, request.params.orgId);
       return {
         orgId: request.params.orgId,
         ...(await listExpiringEvidence(em, request.params.orgId, request.query)),

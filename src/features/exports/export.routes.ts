@@ -1,9 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.js';
+import type { FeatureRoutes } from '../../context.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
 import { ISO_42001 } from '../../shared/vocabulary.js';
-import { requireOrg } from '../orgs/orgs.service.js';
 import { collectAfterExport, runExport } from './export.job.js';
 import { exportErrorResponses, fileResponse, OscalExportQuery, SoaExportQuery } from './export.schemas.js';
 import { refuseSnapshotOfOtherFramework, requireExportFramework, requireSnapshot } from './export.service.js';
@@ -60,7 +58,7 @@ async function send(request: FastifyRequest, reply: FastifyReply, artifact: Expo
   return reply.send(sent.body);
 }
 
-export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const exportRoutes: FeatureRoutes = async function exportRoutes(app, { ctx }) {
   // Exports run in this process when there is no queue: compile the OSCAL schemas soon after the daemon
   // listens, one per tick and not during start-up, so that the first export does not pay for them (a
   // worker compiles them on its first job).
@@ -101,7 +99,6 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       const { orgId } = request.params;
       const { format = 'json', frameworkId = ISO_42001, snapshotId } = request.query;
       const em = ctx.db.em();
-      await requireOrg(em, orgId);
       refuseSnapshotOfOtherFramework(frameworkId, snapshotId);
       await requireExportFramework(em, frameworkId);
       if (snapshotId !== undefined) await requireSnapshot(em, orgId, snapshotId);
@@ -140,7 +137,6 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       const { orgId } = request.params;
       const { format = 'json', snapshotId } = request.query;
       const em = ctx.db.em();
-      await requireOrg(em, orgId);
       if (snapshotId !== undefined) await requireSnapshot(em, orgId, snapshotId);
       const artifact = await runExport(ctx, { kind: 'soa', orgId, format, snapshotId });
       return send(request, reply, artifact);

@@ -1,6 +1,5 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.js';
+import type { FeatureRoutes } from '../../context.js';
 import { pingDatabase } from '../../platform/db/database.js';
 import { ErrorEnvelopeSchema } from '../../shared/schemas.js';
 
@@ -10,7 +9,7 @@ const HealthSchema = Type.Object({
   queue: Type.Optional(Type.String()),
 });
 
-export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const healthRoutes: FeatureRoutes = async function healthRoutes(app, { ctx }) {
   app.get(
     '/healthz',
     {

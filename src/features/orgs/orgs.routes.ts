@@ -1,10 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.js';
+import type { FeatureRoutes } from '../../context.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
 import { CreateOrgBody, OrgListSchema, OrgSchema } from './orgs.schemas.js';
 import { createOrg, getOrg, listOrgs } from './orgs.service.js';
 
-export const orgRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+/** Creating and listing orgs (platform keys). */
+export const orgRoutes: FeatureRoutes = async function orgRoutes(app, { ctx }) {
   app.post(
     '/orgs',
     {
@@ -37,7 +37,10 @@ export const orgRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     },
     async () => ({ orgs: await listOrgs(ctx.db.em()) }),
   );
+};
 
+/** One org (under the org scope). */
+export const orgSummaryRoutes: FeatureRoutes = async function orgSummaryRoutes(app, { ctx }) {
   app.get(
     '/orgs/:orgId',
     {

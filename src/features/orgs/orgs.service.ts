@@ -1,6 +1,5 @@
 import type { Em } from '../../platform/db/database.js';
 import { conflict, resourceNotFound } from '../../platform/errors.js';
-import type { Ready } from '../../platform/ready.js';
 import { insertOrg, orgExists, selectOrg, selectOrgs } from '../../records/orgs.store.js';
 import { readRecordStates, seedIsoRecords } from '../../records/records.store.js';
 import { countStates, type ScoreCounts, scoreOf } from '../../records/score.js';
@@ -13,17 +12,9 @@ export interface OrgView {
   compliance: { score: number | null; counts: ScoreCounts; controlCount: number };
 }
 
-// Orgs are never deleted, so an id once seen stays valid: this spares a query on every org-scoped request.
-const knownOrgs = new Set<string>();
-
-/** Done when the org exists, else a 404; an org seen once answers at once, without a query or a promise. */
-export function requireOrg(em: Em, orgId: string): Ready<void> {
-  return knownOrgs.has(orgId) ? undefined : lookUpOrg(em, orgId);
-}
-
-async function lookUpOrg(em: Em, orgId: string): Promise<void> {
+/** Done when the org exists, else a 404 (the org scope remembers the orgs found: see `KnownOrgs`). */
+export async function lookUpOrg(em: Em, orgId: string): Promise<void> {
   if (!(await orgExists(em, orgId))) throw resourceNotFound('Organization', { orgId });
-  knownOrgs.add(orgId);
 }
 
 /** Creates the org and gives it every library control: not started, applicable. */
@@ -33,7 +24,6 @@ export async function createOrg(em: Em, input: { orgId: string; name: string }):
       throw conflict('Organization already exists', { orgId: input.orgId });
     await seedIsoRecords(tx, input.orgId);
   });
-  knownOrgs.add(input.orgId);
   return getOrg(em, input.orgId);
 }
 
@@ -46,7 +36,6 @@ async function summarize(em: Em, orgId: string): Promise<OrgView['compliance']> 
 export async function getOrg(em: Em, orgId: string): Promise<OrgView> {
   const org = await selectOrg(em, orgId);
   if (!org) throw resourceNotFound('Organization', { orgId });
-  knownOrgs.add(orgId);
   return { ...org, compliance: await summarize(em, orgId) };
 }
 

@@ -1,11 +1,9 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.js';
+import type { FeatureRoutes } from '../../context.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
 import { principalOf } from '../auth/auth.plugin.js';
 import { heldLibrary } from '../cte/library.service.js';
 import { sendRecordReport, sendReport } from '../cte/report-cache.js';
 import { evidenceRoutesFor } from '../evidence/evidence.routes.js';
-import { requireOrg } from '../orgs/orgs.service.js';
 import { ScoreHistory } from '../scores/history.service.js';
 import { HistorySchema } from '../scores/scores.schemas.js';
 import { frameworkComplianceOf, orgFrameworksOf } from '../scores/scores.service.js';
@@ -37,15 +35,8 @@ const TAG = 'assessments';
 const requirementPath = (orgId: string, frameworkId: string, requirementId: string) =>
   `/api/v1/orgs/${encodeURIComponent(orgId)}/frameworks/${encodeURIComponent(frameworkId)}/requirements/${encodeURIComponent(requirementId)}`;
 
-export const requirementRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const requirementRoutes: FeatureRoutes = async function requirementRoutes(app, { ctx }) {
   const scoreHistory = new ScoreHistory(ctx.jobs, ctx.log);
-  // Every route here names an org: check it once for all of them.
-  app.addHook('preHandler', (request, _reply, done) => {
-    const lookUp = requireOrg(ctx.db.em(), (request.params as { orgId: string }).orgId);
-    if (!(lookUp instanceof Promise)) return done();
-    lookUp.then(() => done(), done);
-  });
-
   app.get(
     '/orgs/:orgId/frameworks',
     {

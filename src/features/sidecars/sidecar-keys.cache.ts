@@ -1,3 +1,4 @@
+import { TtlCache } from '../../platform/cache/ttl-cache.js';
 import type { Database } from '../../platform/db/database.js';
 import { reportCache } from '../../platform/metrics/events.js';
 import { type Ready, remember, settled } from '../../platform/ready.js';
@@ -13,24 +14,26 @@ export interface SidecarKeyState {
 const TTL_MS = 10_000;
 const MAX_ENTRIES = 10_000;
 
+const cacheKey = (orgId: string, keyId: string) => `${orgId}\u0000${keyId}`;
+
 /**
  * Public keys by org and key id, so that verifying a signature costs no query. Concurrent misses share
  * one lookup. Revocations reach every instance at once through the revocation bus
- * (src/cache/revocations.ts); the TTL bounds staleness only while Redis is down. Unknown keys are not
- * cached, so a key registered elsewhere works at once.
+ * (src/platform/cache/revocations.ts); the TTL bounds staleness only while Redis is down. Unknown keys are
+ * not cached, so a key registered elsewhere works at once. One per app (and job context): the key routes
+ * evict from it, ingestion reads it.
  */
 export class SidecarKeyCache {
-  private readonly entries = new Map<string, { state: Promise<SidecarKeyState | null>; expiresAt: number }>();
+  private readonly entries = new TtlCache<string, Promise<SidecarKeyState | null>>(TTL_MS, MAX_ENTRIES);
 
   constructor(private readonly db: Database) {}
 
   /** The key's state: at once when it is cached and looked up already, else once the lookup answers. */
   get(orgId: string, keyId: string): Ready<SidecarKeyState | null> {
-    const cacheKey = `${orgId}\u0000${keyId}`;
-    const cached = this.entries.get(cacheKey);
-    const hit = cached !== undefined && cached.expiresAt > Date.now();
-    reportCache('sidecar-keys', hit);
-    if (hit) return settled(cached.state);
+    const key = cacheKey(orgId, keyId);
+    const cached = this.entries.get(key);
+    reportCache('sidecar-keys', cached !== undefined);
+    if (cached !== undefined) return settled(cached);
     const state = remember(
       findSidecarKey(this.db.em(), orgId, keyId).then((row) =>
         row
@@ -41,12 +44,8 @@ export class SidecarKeyCache {
           : null,
       ),
     );
-    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    const entry = { state, expiresAt: Date.now() + TTL_MS };
-    this.entries.set(cacheKey, entry);
-    const forget = () => {
-      if (this.entries.get(cacheKey) === entry) this.entries.delete(cacheKey);
-    };
+    this.entries.set(key, state);
+    const forget = () => this.entries.deleteIf(key, state);
     state.then((found) => found || forget(), forget);
     return state;
   }
@@ -56,18 +55,6 @@ export class SidecarKeyCache {
   }
 
   evict(orgId: string, keyId: string): void {
-    this.entries.delete(`${orgId}\u0000${keyId}`);
+    this.entries.delete(cacheKey(orgId, keyId));
   }
-}
-
-const caches = new WeakMap<Database, SidecarKeyCache>();
-
-/** One cache per database, shared by the key routes (which evict) and ingestion (which reads). */
-export function sidecarKeyCache(db: Database): SidecarKeyCache {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new SidecarKeyCache(db);
-    caches.set(db, cache);
-  }
-  return cache;
 }

@@ -1,8 +1,6 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.js';
+import type { FeatureRoutes } from '../../context.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
-import { requireOrg } from '../orgs/orgs.service.js';
 import {
   RegisterSidecarKeyBody,
   SidecarKeyListSchema,
@@ -16,7 +14,7 @@ import {
   revokeSidecarKey,
 } from './sidecar-keys.service.js';
 
-export const sidecarKeyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const sidecarKeyRoutes: FeatureRoutes = async function sidecarKeyRoutes(app, { ctx }) {
   app.post(
     '/orgs/:orgId/sidecar-keys',
     {
@@ -31,7 +29,6 @@ export const sidecarKeyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     },
     async (request, reply) => {
       const em = ctx.db.em();
-      await requireOrg(em, request.params.orgId);
       const key = await registerSidecarKey(em, request.params.orgId, request.body);
       request.log.info({ sidecarKeyId: key.keyId, fingerprint: key.fingerprint }, 'sidecar key registered');
       return reply
@@ -57,7 +54,6 @@ export const sidecarKeyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     },
     async (request) => {
       const em = ctx.db.em();
-      await requireOrg(em, request.params.orgId);
       return { sidecarKeys: await listSidecarKeys(em, request.params.orgId) };
     },
   );
@@ -76,7 +72,6 @@ export const sidecarKeyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     async (request) => {
       const em = ctx.db.em();
       const { orgId, keyId } = request.params;
-      await requireOrg(em, orgId);
       return getSidecarKey(em, orgId, keyId);
     },
   );
@@ -95,7 +90,6 @@ export const sidecarKeyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     async (request, reply) => {
       const em = ctx.db.em();
       const { orgId, keyId } = request.params;
-      await requireOrg(em, orgId);
       await revokeSidecarKey(em, orgId, keyId);
       await ctx.revocations.revoked({ kind: 'sidecar-key', orgId, keyId });
       request.log.info({ sidecarKeyId: keyId }, 'sidecar key revoked');

@@ -1,12 +1,22 @@
-/** A small least-recently-used cache (Map keeps insertion order; a hit moves the key to the end). */
+/**
+ * A bounded least-recently-used cache (a Map keeps insertion order; a hit moves the key to the end, and the
+ * first key is the one to drop). Each entry weighs 1 unless `weigh` says otherwise, so that a cache of lists
+ * can be bounded in the items it holds rather than in its keys.
+ */
 export class LruCache<K, V> {
   private readonly entries = new Map<K, V>();
+  private readonly weights = new Map<K, number>();
+  private weight = 0;
 
-  constructor(readonly capacity: number) {
+  constructor(
+    readonly capacity: number,
+    private readonly weigh: (value: V) => number = () => 1,
+  ) {
     if (!Number.isInteger(capacity) || capacity < 1)
       throw new Error('LRU capacity must be a positive integer');
   }
 
+  /** The value, now the most recently used. */
   get(key: K): V | undefined {
     const value = this.entries.get(key);
     if (value === undefined) return undefined;
@@ -15,10 +25,36 @@ export class LruCache<K, V> {
     return value;
   }
 
+  /** The value, leaving the order as it is. */
+  peek(key: K): V | undefined {
+    return this.entries.get(key);
+  }
+
+  /** Keeps the value as the most recently used, dropping the least recently used past the capacity. */
   set(key: K, value: V): void {
-    this.entries.delete(key);
+    this.delete(key);
+    const weight = this.weigh(value);
     this.entries.set(key, value);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as K);
+    this.weights.set(key, weight);
+    this.weight += weight;
+    while (this.weight > this.capacity) this.delete(this.entries.keys().next().value as K);
+  }
+
+  delete(key: K): void {
+    if (!this.entries.delete(key)) return;
+    this.weight -= this.weights.get(key) ?? 0;
+    this.weights.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.weights.clear();
+    this.weight = 0;
+  }
+
+  /** Every entry, least recently used first (reading does not reorder them). */
+  [Symbol.iterator](): IterableIterator<[K, V]> {
+    return this.entries.entries();
   }
 
   get size(): number {

@@ -7,10 +7,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { AppContext } from '../../../context.js';
 import type { Em } from '../../../platform/db/database.js';
 import { releaseFreedMemory } from '../../../platform/memory.js';
-import { type Ready, remember, settled } from '../../../platform/ready.js';
-import { type CurrentLibrary, currentLibrary } from '../library.service.js';
+import { type Ready, remember, settled, whenReady } from '../../../platform/ready.js';
+import type { RequirementNeighbourhood } from '../crosswalk-suggestions.js';
+import { type CurrentLibrary, currentLibrary, heldLibrary } from '../library.service.js';
 import { BUILTIN_MODEL } from './builtin-embedder.js';
 import { createEmbedder } from './create-embedder.js';
 import { type Embedder, libraryDocuments, type RequirementDocument } from './embedder.js';
@@ -21,6 +23,7 @@ import {
   RequirementSearch,
   type SearchResponse,
 } from './requirement-search.js';
+import { KeptAnswers } from './search-answers.js';
 import { VectorIndex } from './vector-index.js';
 
 export interface EmbeddingSettings {
@@ -41,6 +44,14 @@ export interface ReadySearch {
   vectors: readonly Float32Array[];
   /** Where the requirement vectors came from. */
   source: 'stored' | 'computed';
+  /**
+   * Answers already given, serialized. Ranking is a pure function of the index, the query and the limit,
+   * and an index never changes once built, so the same question (a search box typed into again, an
+   * assistant asking twice, a CI job) is answered from memory; a new index (an import) starts with none.
+   */
+  answers: KeptAnswers;
+  /** The requirements nearest each other by these vectors, built on the first suggestion asked of the build. */
+  neighbourhood?: RequirementNeighbourhood;
 }
 
 /** True when the configured model's files are in the model directory (nothing is ever downloaded). */
@@ -129,6 +140,7 @@ async function buildSearch(
     documents,
     vectors,
     source: stored ? 'stored' : 'computed',
+    answers: new KeptAnswers(),
   };
 }
 
@@ -185,6 +197,32 @@ export async function searchRequirements(
 ): Promise<SearchResponse> {
   const ready = await readySearch(em, current ?? (await currentLibrary(em)), settings, log);
   return ready.search.search(query, limit);
+}
+
+/**
+ * The answer to a search, serialized by `serialize`: from the index's kept answers when the question was
+ * asked before with this limit, at once; else ranked, serialized and kept. The library is taken at the
+ * revision the org read cache holds, so a hot search asks the database nothing.
+ */
+export function searchAnswer(
+  ctx: Pick<AppContext, 'db' | 'readCache' | 'config' | 'log'>,
+  query: string,
+  limit: number,
+  serialize: (response: SearchResponse) => string,
+): Ready<string> {
+  const em = ctx.db.em();
+  return whenReady(heldLibrary(ctx, em), (current) =>
+    whenReady(readySearch(em, current, ctx.config.embeddings, ctx.log), ({ search, answers }) => {
+      // Keyed by the query as parsed, then the limit, so that a hit builds no key.
+      const kept = answers.get(query, limit);
+      if (kept !== undefined) return kept;
+      return search.search(query, limit).then((response) => {
+        const body = serialize(response);
+        answers.set(query, limit, body);
+        return body;
+      });
+    }),
+  );
 }
 
 /** Whether the stored vectors were made for another library or model (cheap: nothing is embedded). */
