@@ -23,7 +23,7 @@ const FEATURE_ORDER = [
 ];
 
 const escapeRegExp = (name) => name.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&');
-const ROOTS = '^src/(app|server|worker|job-registry)\\.ts$';
+const ROOTS = '^src/(app|server|worker|job-registry|caches)\\.ts$';
 
 const featureOrderRules = FEATURE_ORDER.map((feature, index) => ({
   name: `feature-order:${feature}`,
