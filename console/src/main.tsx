@@ -1,26 +1,15 @@
 import { StrictMode, useCallback, useEffect, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Api, type Me, UNAUTHORIZED } from './api';
+import { UNAUTHORIZED } from './api';
+import { pageHref, readRoute } from './links';
+import { type Signed, signIn } from './resources/session';
+import { ROUTES, routeOf } from './routes';
 import { ErrorText, type Session, SessionContext } from './ui';
-import { AttestationsView } from './views/attestations';
-import { ConflictsView, CoverageView, SearchView } from './views/cte';
-import { FrameworkView } from './views/framework';
-import { Overview } from './views/overview';
-import { ExportsView, SnapshotsView, SystemsView } from './views/records';
 import './styles.css';
 
 /** The key lives in this tab's session storage only: never in a URL, a cookie or local storage. */
 const KEY = 'comply.key';
 const ORG = 'comply.org';
-
-interface Signed {
-  api: Api;
-  me: Me;
-  orgs: { orgId: string; name: string }[];
-}
-
-const readRoute = () =>
-  (window.location.hash.replace(/^#\/?/, '') || 'overview').split('/').map(decodeURIComponent);
 
 function useRoute(): string[] {
   const [route, setRoute] = useState(readRoute);
@@ -30,15 +19,6 @@ function useRoute(): string[] {
     return () => window.removeEventListener('hashchange', onChange);
   }, []);
   return route;
-}
-
-async function signIn(key: string): Promise<Signed> {
-  const api = new Api(key);
-  const me = await api.get<Me>('/me');
-  const orgs = me.platform
-    ? (await api.get<{ orgs: { orgId: string; name: string }[] }>('/orgs')).orgs
-    : [await api.get<{ orgId: string; name: string }>(`/orgs/${encodeURIComponent(me.orgId ?? '')}`)];
-  return { api, me, orgs };
 }
 
 function SignIn({ onSignedIn, error }: { onSignedIn(signed: Signed): void; error?: Error }) {
@@ -84,18 +64,6 @@ function SignIn({ onSignedIn, error }: { onSignedIn(signed: Signed): void; error
   );
 }
 
-const NAV: [string, string][] = [
-  ['overview', 'Overview'],
-  ['frameworks', 'Frameworks'],
-  ['coverage', 'Coverage'],
-  ['conflicts', 'Conflicts'],
-  ['search', 'Search'],
-  ['attestations', 'Attestations'],
-  ['systems', 'AI systems'],
-  ['snapshots', 'Snapshots'],
-  ['exports', 'Exports'],
-];
-
 function Console({ signed, onSignOut }: { signed: Signed; onSignOut(): void }) {
   const route = useRoute();
   const [orgId, setOrgId] = useState(() => {
@@ -110,11 +78,11 @@ function Console({ signed, onSignOut }: { signed: Signed; onSignOut(): void }) {
       org ? { api: signed.api, me: signed.me, orgId: org.orgId, orgName: org.name, version, changed } : null,
     [signed, org, version, changed],
   );
-  const page = route[0];
+  const [page, ...params] = route;
+  const current = routeOf(page);
   useEffect(() => {
-    const name = NAV.find(([id]) => id === page)?.[1] ?? 'Overview';
-    document.title = `${name} · comply`;
-  }, [page]);
+    document.title = `${current.name} · comply`;
+  }, [current]);
   return (
     <>
       <a className="skip" href="#main">
@@ -151,9 +119,9 @@ function Console({ signed, onSignOut }: { signed: Signed; onSignOut(): void }) {
       </header>
       <nav className="side" aria-label="Sections">
         <ul>
-          {NAV.map(([id, name]) => (
+          {ROUTES.map(({ id, name }) => (
             <li key={id}>
-              <a href={`#/${id}`} aria-current={page === id ? 'page' : undefined}>
+              <a href={pageHref(id)} aria-current={page === id ? 'page' : undefined}>
                 {name}
               </a>
             </li>
@@ -164,27 +132,7 @@ function Console({ signed, onSignOut }: { signed: Signed; onSignOut(): void }) {
         {!session ? (
           <p>No organization exists yet: create one with the CLI (`comply orgs create`).</p>
         ) : (
-          <SessionContext.Provider value={session}>
-            {page === 'frameworks' ? (
-              <FrameworkView frameworkId={route[1] ?? 'iso-42001'} requirementId={route[2]} />
-            ) : page === 'coverage' ? (
-              <CoverageView />
-            ) : page === 'conflicts' ? (
-              <ConflictsView />
-            ) : page === 'search' ? (
-              <SearchView />
-            ) : page === 'attestations' ? (
-              <AttestationsView epochId={route[1]} />
-            ) : page === 'systems' ? (
-              <SystemsView />
-            ) : page === 'snapshots' ? (
-              <SnapshotsView />
-            ) : page === 'exports' ? (
-              <ExportsView />
-            ) : (
-              <Overview />
-            )}
-          </SessionContext.Provider>
+          <SessionContext.Provider value={session}>{current.page(params)}</SessionContext.Provider>
         )}
       </main>
     </>

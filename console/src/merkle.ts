@@ -1,17 +1,8 @@
 import canonicalize from 'canonicalize';
+import { contentOfRecord, type SignedFields, signedContent } from '../../src/shared/attestation-content.js';
 
 /** The fields of a listed attestation that its hash and the epoch's root depend on. */
-export interface EpochRecord {
-  attestationId: string;
-  level: string;
-  epochId: string;
-  systemId: string | null;
-  controlIds: string[];
-  timestamp: string;
-  claims: Record<string, unknown>;
-  contentHash: string;
-  serverAssignedId: boolean;
-}
+export type EpochRecord = SignedFields & { contentHash: string };
 
 /**
  * Checks an epoch in the browser with WebCrypto alone: each record's contentHash is recomputed from its
@@ -50,22 +41,6 @@ function compareBytes(a: string, b: string): number {
   return x.length - y.length;
 }
 
-/** The signed content of a stored record, as the sidecar posted it. */
-export function contentOf(record: EpochRecord): string {
-  const body = {
-    ...(record.serverAssignedId ? {} : { attestationId: record.attestationId }),
-    level: record.level,
-    epochId: record.epochId,
-    ...(record.systemId === null ? {} : { systemId: record.systemId }),
-    controlIds: record.controlIds,
-    timestamp: record.timestamp,
-    claims: record.claims,
-  };
-  const text = canonicalize(body);
-  if (text === undefined) throw new TypeError('record has no JSON form');
-  return text;
-}
-
 async function treeHash(leaves: Uint8Array[]): Promise<Uint8Array> {
   if (leaves.length === 0) return sha256();
   if (leaves.length === 1) return sha256(new Uint8Array([0]), leaves[0]);
@@ -86,7 +61,7 @@ export async function verifyEpoch(records: EpochRecord[]): Promise<Verification>
   const mismatched: string[] = [];
   const hashed = await Promise.all(
     records.map(async (record) => {
-      const hash = toHex(await sha256(encoder.encode(contentOf(record))));
+      const hash = toHex(await sha256(encoder.encode(signedContent(contentOfRecord(record)))));
       if (hash !== record.contentHash) mismatched.push(record.attestationId);
       return { record, hash };
     }),

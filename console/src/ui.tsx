@@ -1,8 +1,10 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useId, useState } from 'react';
-import type { Api, Me } from './api';
+import type { RawResponse } from '../../src/clients/api-client/client.js';
+import { percent, score as scoreText } from '../../src/clients/api-client/format.js';
+import type { ApiClient, Me } from './api';
 
 export interface Session {
-  api: Api;
+  api: ApiClient;
   me: Me;
   orgId: string;
   orgName: string;
@@ -17,7 +19,6 @@ export const useSession = (): Session => {
   if (!session) throw new Error('no session');
   return session;
 };
-export const orgPath = (session: Session, path = '') => `/orgs/${encodeURIComponent(session.orgId)}${path}`;
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -59,10 +60,9 @@ export const ErrorText = ({ error }: { error: Error }) => (
   </p>
 );
 
-export const pct = (value: number | null | undefined, digits = 1) =>
-  value === null || value === undefined ? '—' : `${(value * 100).toFixed(digits)}%`;
-export const score = (value: number | null | undefined) =>
-  value === null || value === undefined ? '—' : `${value.toFixed(1)}%`;
+/** A fraction (coverage) as a percentage; a score, already in percent. The console shows a missing value as —. */
+export const pct = (value: number | null | undefined, digits = 1) => percent(value, { digits, missing: '—' });
+export const score = (value: number | null | undefined) => scoreText(value, { digits: 1, missing: '—' });
 export const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '—');
 export const when = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').slice(0, 19) : '—');
 export const label = (value: string) => value.replace(/_/g, ' ');
@@ -160,10 +160,11 @@ export function useAction(): {
 }
 
 /** Saves a response as a file through a short-lived object URL (the key never appears in a URL). */
-export async function download(response: Response, fallbackName: string): Promise<string> {
+export function download(response: RawResponse, fallbackName: string): string {
   const disposition = response.headers.get('content-disposition') ?? '';
   const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallbackName;
-  const url = URL.createObjectURL(await response.blob());
+  const type = response.headers.get('content-type') ?? 'application/octet-stream';
+  const url = URL.createObjectURL(new Blob([response.body as Uint8Array<ArrayBuffer>], { type }));
   const link = document.createElement('a');
   link.href = url;
   link.download = name;

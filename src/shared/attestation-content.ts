@@ -54,8 +54,24 @@ export function signedContent(body: Omit<AttestationBody, 'signature'> & { signa
   return text;
 }
 
-/** Rebuilds the signed content of a stored record, so that anyone can check its hash and signature. */
-export function contentOfRecord(record: AttestationRecord): AttestationBody {
+/** The fields of a stored record that its signed content is made of. */
+export type SignedFields = Pick<
+  AttestationRecord,
+  | 'attestationId'
+  | 'level'
+  | 'epochId'
+  | 'systemId'
+  | 'controlIds'
+  | 'timestamp'
+  | 'claims'
+  | 'serverAssignedId'
+>;
+
+/**
+ * Rebuilds the signed content of a stored record, so that anyone can check its hash and signature. It needs
+ * the signed fields only, so a listed record (the console's, without its signature) will do.
+ */
+export function contentOfRecord(record: SignedFields & Partial<AttestationRecord>): AttestationBody {
   return {
     ...(record.serverAssignedId ? {} : { attestationId: record.attestationId }),
     level: record.level,

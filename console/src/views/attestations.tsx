@@ -1,32 +1,17 @@
 import { useState } from 'react';
-import { type Attestation, type Epoch, seg } from '../api';
 import { type Verification, verifyEpoch } from '../merkle';
-import { Badge, ErrorText, Field, Scroll, Show, useLoad, useSession, when } from '../ui';
+import { epochRecords, useAttestations, useEpoch } from '../resources/attestations';
+import { Badge, ErrorText, Field, Scroll, Show, useSession, when } from '../ui';
 
 const PAGE = 50;
 
 export function AttestationsView({ epochId: initialEpoch }: { epochId?: string }) {
-  const session = useSession();
   const [filters, setFilters] = useState({ level: '', epochId: initialEpoch ?? '', from: '', to: '' });
   const [applied, setApplied] = useState(filters);
   // Cursor paging: the stack holds the cursor of every page before the current one.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors[cursors.length - 1];
-  const page = useLoad(
-    () =>
-      session.api.get<{ attestations: Attestation[]; nextCursor: string | null }>(
-        `/orgs/${seg(session.orgId)}/attestations`,
-        {
-          level: applied.level,
-          epochId: applied.epochId,
-          from: applied.from ? new Date(applied.from).toISOString() : undefined,
-          to: applied.to ? new Date(applied.to).toISOString() : undefined,
-          limit: PAGE,
-          cursor,
-        },
-      ),
-    [session.orgId, applied, cursor],
-  );
+  const page = useAttestations(applied, PAGE, cursor);
   return (
     <>
       <h1>Attestations</h1>
@@ -153,27 +138,9 @@ export function AttestationsView({ epochId: initialEpoch }: { epochId?: string }
   );
 }
 
-/** Every record of the epoch, page by page (1000 at a time, cursor paging). */
-async function allRecords(session: ReturnType<typeof useSession>, epochId: string): Promise<Attestation[]> {
-  const records: Attestation[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await session.api.get<{ attestations: Attestation[]; nextCursor: string | null }>(
-      `/orgs/${seg(session.orgId)}/attestations`,
-      { epochId, limit: 1000, cursor },
-    );
-    records.push(...page.attestations);
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
-  return records;
-}
-
 function EpochPanel({ epochId }: { epochId: string }) {
   const session = useSession();
-  const epoch = useLoad(
-    () => session.api.get<Epoch>(`/orgs/${seg(session.orgId)}/attestations/epochs/${seg(epochId)}`),
-    [session.orgId, epochId],
-  );
+  const epoch = useEpoch(epochId);
   const [result, setResult] = useState<{ verification?: Verification; error?: Error; busy?: boolean }>({});
   return (
     <section className="card" aria-labelledby="epoch-heading" data-testid="epoch">
@@ -201,7 +168,7 @@ function EpochPanel({ epochId }: { epochId: string }) {
               onClick={async () => {
                 setResult({ busy: true });
                 try {
-                  setResult({ verification: await verifyEpoch(await allRecords(session, epochId)) });
+                  setResult({ verification: await verifyEpoch(await epochRecords(session, epochId)) });
                 } catch (error) {
                   setResult({ error: error as Error });
                 }

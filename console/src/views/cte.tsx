@@ -1,23 +1,15 @@
 import { useState } from 'react';
-import { type Conflict, type CoverageReport, seg } from '../api';
-import { Badge, Bar, ErrorText, Field, label, pct, Scroll, Show, useLoad, useSession } from '../ui';
-
-interface RequirementCoverage {
-  requirementId: string;
-  title: string;
-  status: 'covered' | 'partial' | 'uncovered';
-  coveredBy: string[];
-}
+import type { SearchResult } from '../api';
+import { frameworkHref } from '../links';
+import { searchRequirements, useConflicts, useCoverage, useFrameworkCoverage } from '../resources/cte';
+import { useOrgFrameworks } from '../resources/frameworks';
+import { Badge, Bar, ErrorText, Field, label, pct, Scroll, Show, useSession } from '../ui';
 
 /** Cell shade for a coverage in 0..1: light to dark blue, with text dark enough on each (contrast). */
 const shade = (value: number) => `heat-${Math.min(5, Math.floor(value * 5.999))}`;
 
 export function CoverageView() {
-  const session = useSession();
-  const report = useLoad(
-    () => session.api.get<CoverageReport>('/cte/coverage', { orgId: session.orgId }),
-    [session.orgId],
-  );
+  const report = useCoverage();
   const [cell, setCell] = useState<{ from: string; to: string; coverage: number } | null>(null);
   return (
     <>
@@ -42,7 +34,7 @@ export function CoverageView() {
                     {r.frameworks.map((f) => (
                       <tr key={f.frameworkId}>
                         <th scope="row">
-                          <a href={`#/frameworks/${seg(f.frameworkId)}`}>{f.frameworkId}</a>
+                          <a href={frameworkHref(f.frameworkId)}>{f.frameworkId}</a>
                         </th>
                         <td className="num">
                           {pct(f.coverage)} <Bar value={f.coverage === null ? null : f.coverage * 100} />
@@ -112,14 +104,7 @@ export function CoverageView() {
 }
 
 function CarryOver({ from, to, coverage }: { from: string; to: string; coverage: number }) {
-  const session = useSession();
-  const detail = useLoad(
-    () =>
-      session.api.get<{ requirements: RequirementCoverage[] }>(`/cte/coverage/${seg(to)}`, {
-        orgId: session.orgId,
-      }),
-    [session.orgId, to],
-  );
+  const detail = useFrameworkCoverage(to);
   return (
     <div className="panel" data-testid="carry-over">
       <h3>
@@ -138,7 +123,7 @@ function CarryOver({ from, to, coverage }: { from: string; to: string; coverage:
             <ul>
               {reached.slice(0, 50).map((r) => (
                 <li key={r.requirementId}>
-                  <a href={`#/frameworks/${seg(to)}/${seg(r.requirementId)}`}>{r.requirementId}</a> {r.title}{' '}
+                  <a href={frameworkHref(to, r.requirementId)}>{r.requirementId}</a> {r.title}{' '}
                   <Badge kind={r.status}>{r.status}</Badge>{' '}
                   <span className="muted">by {r.coveredBy.join(', ') || '—'}</span>
                 </li>
@@ -152,12 +137,10 @@ function CarryOver({ from, to, coverage }: { from: string; to: string; coverage:
 }
 
 export function ConflictsView() {
-  const session = useSession();
   const [filters, setFilters] = useState({ frameworkId: '', kind: '', severity: '' });
-  const list = useLoad(
-    () => session.api.get<{ conflicts: Conflict[] }>('/cte/conflicts', filters),
-    [filters],
-  );
+  const list = useConflicts(filters);
+  // The org's frameworks as the API lists them: built-in, clause frameworks and imported catalogs alike.
+  const frameworks = useOrgFrameworks();
   return (
     <>
       <h1>Conflicts</h1>
@@ -170,9 +153,9 @@ export function ConflictsView() {
               onChange={(e) => setFilters({ ...filters, frameworkId: e.target.value })}
             >
               <option value="">any</option>
-              {['iso-42001', 'nist-ai-rmf', 'eu-ai-act', 'iso-27001', 'gdpr'].map((f) => (
-                <option key={f} value={f}>
-                  {f}
+              {(frameworks.data?.frameworks ?? []).map((f) => (
+                <option key={f.frameworkId} value={f.frameworkId}>
+                  {f.frameworkId}
                 </option>
               ))}
             </select>
@@ -220,7 +203,7 @@ export function ConflictsView() {
                 <ul>
                   {c.requirements.map((r) => (
                     <li key={`${r.frameworkId}/${r.requirementId}/${r.parameter ?? ''}`}>
-                      <a href={`#/frameworks/${seg(r.frameworkId)}/${seg(r.requirementId)}`}>
+                      <a href={frameworkHref(r.frameworkId, r.requirementId)}>
                         {r.frameworkId} {r.requirementId}
                       </a>
                       {r.parameter ? ` · ${label(r.parameter)}` : ''}
@@ -243,7 +226,7 @@ export function SearchView() {
   const session = useSession();
   const [query, setQuery] = useState('');
   const [state, setState] = useState<{
-    results?: { frameworkId: string; requirementId: string; title: string; distance: number }[];
+    results?: SearchResult['results'];
     model?: string;
     error?: Error;
   }>({});
@@ -256,11 +239,7 @@ export function SearchView() {
           onSubmit={async (event) => {
             event.preventDefault();
             try {
-              const r = await session.api.json<{ model: string; results: NonNullable<typeof state.results> }>(
-                'POST',
-                '/cte/embeddings/distance',
-                { body: { query, limit: 20 } },
-              );
+              const r = await searchRequirements(session, query);
               setState({ results: r.results, model: r.model });
             } catch (error) {
               setState({ error: error as Error });
@@ -286,7 +265,7 @@ export function SearchView() {
         <ol className="results" data-testid="search-results">
           {state.results.map((r) => (
             <li key={`${r.frameworkId}/${r.requirementId}`}>
-              <a href={`#/frameworks/${seg(r.frameworkId)}/${seg(r.requirementId)}`}>
+              <a href={frameworkHref(r.frameworkId, r.requirementId)}>
                 {r.frameworkId} {r.requirementId}
               </a>{' '}
               {r.title} <span className="muted">distance {r.distance.toFixed(3)}</span>

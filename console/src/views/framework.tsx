@@ -1,14 +1,19 @@
 import { useEffect, useRef, useState } from 'react';
+import { ASSESSMENTS, type Requirement, STATUSES } from '../api';
+import { frameworkHref } from '../links';
+import { useGaps } from '../resources/cte';
 import {
-  ASSESSMENTS,
-  type Evidence,
-  type Gap,
-  type OrgFramework,
-  type Requirement,
-  STATUSES,
-  seg,
-} from '../api';
-import { Badge, Field, label, Pager, Scroll, Show, useAction, useLoad, useSession, when } from '../ui';
+  addEvidence,
+  type RequirementRef,
+  setApplicability,
+  setRequirementStatus,
+  useOrgFrameworks,
+  useRequirement,
+  useRequirementEvidence,
+  useRequirements,
+  withdrawAssessment,
+} from '../resources/frameworks';
+import { Badge, Field, label, Pager, Scroll, Show, useAction, useSession, when } from '../ui';
 import { ScorePanel } from './overview';
 
 const PAGE = 25;
@@ -20,11 +25,7 @@ export function FrameworkView({
   frameworkId: string;
   requirementId?: string;
 }) {
-  const session = useSession();
-  const frameworks = useLoad(
-    () => session.api.get<{ frameworks: OrgFramework[] }>(`/orgs/${seg(session.orgId)}/frameworks`),
-    [session.orgId],
-  );
+  const frameworks = useOrgFrameworks();
   const name = frameworks.data?.frameworks.find((f) => f.frameworkId === frameworkId)?.name ?? frameworkId;
   return (
     <>
@@ -35,7 +36,7 @@ export function FrameworkView({
             id={id}
             value={frameworkId}
             onChange={(event) => {
-              window.location.hash = `#/frameworks/${encodeURIComponent(event.target.value)}`;
+              window.location.hash = frameworkHref(event.target.value);
             }}
           >
             {(frameworks.data?.frameworks ?? [{ frameworkId, name: frameworkId }]).map((f) => (
@@ -56,15 +57,8 @@ export function FrameworkView({
 }
 
 function GapList({ frameworkId }: { frameworkId: string }) {
-  const session = useSession();
   const [offset, setOffset] = useState(0);
-  const gaps = useLoad(
-    () =>
-      session.api.get<{ gaps: Gap[]; summary: Record<string, number> }>(`/cte/gaps/${seg(frameworkId)}`, {
-        orgId: session.orgId,
-      }),
-    [session.orgId, frameworkId],
-  );
+  const gaps = useGaps(frameworkId);
   return (
     <section aria-labelledby="gap-heading" className="card">
       <h2 id="gap-heading">Gaps by priority</h2>
@@ -77,7 +71,7 @@ function GapList({ frameworkId }: { frameworkId: string }) {
             <ol className="gap-list" start={offset + 1}>
               {g.gaps.slice(offset, offset + 10).map((gap) => (
                 <li key={gap.controlId}>
-                  <a href={`#/frameworks/${seg(frameworkId)}/${seg(gap.controlId)}`}>{gap.controlId}</a>{' '}
+                  <a href={frameworkHref(frameworkId, gap.controlId)}>{gap.controlId}</a>{' '}
                   <Badge kind={gap.priority}>{gap.priority}</Badge>{' '}
                   <Badge kind={gap.status}>{label(gap.status)}</Badge>{' '}
                   <span className="muted">{gap.assessment}</span>
@@ -94,7 +88,6 @@ function GapList({ frameworkId }: { frameworkId: string }) {
 }
 
 function Requirements({ frameworkId, selected }: { frameworkId: string; selected?: string }) {
-  const session = useSession();
   const [status, setStatus] = useState('');
   const [assessment, setAssessment] = useState('');
   const [applicable, setApplicable] = useState('');
@@ -102,18 +95,7 @@ function Requirements({ frameworkId, selected }: { frameworkId: string; selected
   const [offset, setOffset] = useState(0);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new filter starts at the first page
   useEffect(() => setOffset(0), [frameworkId, status, assessment, applicable, text]);
-  const list = useLoad(
-    () =>
-      session.api.get<{ requirements: Requirement[] }>(
-        `/orgs/${seg(session.orgId)}/frameworks/${seg(frameworkId)}/requirements`,
-        {
-          status,
-          assessment,
-          applicable,
-        },
-      ),
-    [session.orgId, frameworkId, status, assessment, applicable],
-  );
+  const list = useRequirements(frameworkId, { status, assessment, applicable });
   const needle = text.trim().toLowerCase();
   return (
     <section aria-labelledby="req-heading" className="card wide">
@@ -191,9 +173,7 @@ function Requirements({ frameworkId, selected }: { frameworkId: string; selected
                         aria-selected={r.requirementId === selected}
                       >
                         <th scope="row">
-                          <a href={`#/frameworks/${seg(frameworkId)}/${seg(r.requirementId)}`}>
-                            {r.requirementId}
-                          </a>
+                          <a href={frameworkHref(frameworkId, r.requirementId)}>{r.requirementId}</a>
                         </th>
                         <td>{r.title}</td>
                         <td>
@@ -234,8 +214,8 @@ function Requirements({ frameworkId, selected }: { frameworkId: string; selected
 
 function RequirementPanel({ frameworkId, requirementId }: { frameworkId: string; requirementId: string }) {
   const session = useSession();
-  const base = `/orgs/${seg(session.orgId)}/frameworks/${seg(frameworkId)}/requirements/${seg(requirementId)}`;
-  const item = useLoad(() => session.api.get<Requirement>(base), [base]);
+  const item = useRequirement(frameworkId, requirementId);
+  const ref = { frameworkId, requirementId };
   const canWrite = session.me.can.write;
   const heading = useRef<HTMLHeadingElement>(null);
   // Opening a requirement moves the focus (and the view) to its panel.
@@ -245,7 +225,7 @@ function RequirementPanel({ frameworkId, requirementId }: { frameworkId: string;
       <h2 id="panel-heading" tabIndex={-1} ref={heading}>
         {requirementId}
       </h2>
-      <a className="close" href={`#/frameworks/${seg(frameworkId)}`}>
+      <a className="close" href={frameworkHref(frameworkId)}>
         Close
       </a>
       <Show loaded={item}>
@@ -293,24 +273,16 @@ function RequirementPanel({ frameworkId, requirementId }: { frameworkId: string;
                 ))}
               </ul>
             ) : null}
-            {canWrite ? <Edits base={base} requirement={r} frameworkId={frameworkId} /> : null}
+            {canWrite ? <Edits record={ref} requirement={r} /> : null}
           </>
         )}
       </Show>
-      <EvidenceList base={base} canWrite={canWrite} />
+      <EvidenceList record={ref} canWrite={canWrite} />
     </section>
   );
 }
 
-function Edits({
-  base,
-  requirement,
-  frameworkId,
-}: {
-  base: string;
-  requirement: Requirement;
-  frameworkId: string;
-}) {
+function Edits({ record, requirement }: { record: RequirementRef; requirement: Requirement }) {
   const session = useSession();
   const status = useAction();
   const applicability = useAction();
@@ -334,13 +306,11 @@ function Edits({
           event.preventDefault();
           status.run(
             () =>
-              session.api.json('PUT', `${base}/status`, {
-                body: {
-                  status: form.status,
-                  reviewer: form.reviewer,
-                  ...(form.note ? { note: form.note } : {}),
-                  ...(form.owner ? { owner: form.owner } : {}),
-                },
+              setRequirementStatus(session, record, {
+                status: form.status,
+                reviewer: form.reviewer,
+                ...(form.note ? { note: form.note } : {}),
+                ...(form.owner ? { owner: form.owner } : {}),
               }),
             'Status saved',
           );
@@ -391,10 +361,7 @@ function Edits({
         aria-labelledby="appl-form"
         onSubmit={(event) => {
           event.preventDefault();
-          applicability.run(
-            () => session.api.json('PUT', `${base}/applicability`, { body: appl }),
-            'Applicability saved',
-          );
+          applicability.run(() => setApplicability(session, record, appl), 'Applicability saved');
         }}
       >
         <h3 id="appl-form">Applicability</h3>
@@ -435,14 +402,14 @@ function Edits({
         </button>
         {applicability.message}
       </form>
-      {frameworkId !== 'iso-42001' && requirement.assessment === 'direct' ? (
+      {record.frameworkId !== 'iso-42001' && requirement.assessment === 'direct' ? (
         <div>
           <button
             type="button"
             disabled={withdraw.busy}
             onClick={() =>
               withdraw.run(
-                () => session.api.json('DELETE', `${base}/assessment`),
+                () => withdrawAssessment(session, record),
                 'Withdrawn: the crosswalk decides again',
               )
             }
@@ -456,13 +423,10 @@ function Edits({
   );
 }
 
-function EvidenceList({ base, canWrite }: { base: string; canWrite: boolean }) {
+function EvidenceList({ record, canWrite }: { record: RequirementRef; canWrite: boolean }) {
   const session = useSession();
   const [offset, setOffset] = useState(0);
-  const list = useLoad(
-    () => session.api.get<{ evidence: Evidence[]; total: number }>(`${base}/evidence`, { limit: 10, offset }),
-    [base, offset],
-  );
+  const list = useRequirementEvidence(record.frameworkId, record.requirementId, offset);
   const add = useAction();
   const empty = { type: 'document', title: '', fileUrl: '', description: '', expiresAt: '' };
   const [form, setForm] = useState(empty);
@@ -506,14 +470,12 @@ function EvidenceList({ base, canWrite }: { base: string; canWrite: boolean }) {
             event.preventDefault();
             const ok = await add.run(
               () =>
-                session.api.json('POST', `${base}/evidence`, {
-                  body: {
-                    type: form.type,
-                    title: form.title,
-                    ...(form.fileUrl ? { fileUrl: form.fileUrl } : {}),
-                    ...(form.description ? { description: form.description } : {}),
-                    ...(form.expiresAt ? { expiresAt: form.expiresAt } : {}),
-                  },
+                addEvidence(session, record, {
+                  type: form.type,
+                  title: form.title,
+                  ...(form.fileUrl ? { fileUrl: form.fileUrl } : {}),
+                  ...(form.description ? { description: form.description } : {}),
+                  ...(form.expiresAt ? { expiresAt: form.expiresAt } : {}),
                 }),
               'Evidence added',
             );

@@ -1,7 +1,17 @@
 import { useState } from 'react';
-import type { Attestation, FrameworkCompliance, Gap, HistoryPoint, OrgFramework } from '../api';
+import type { OrgFramework } from '../api';
 import { HistoryChart } from '../chart';
-import { Badge, Bar, orgPath, Pager, pct, Scroll, Show, score, useLoad, useSession, when } from '../ui';
+import { epochHref, frameworkHref } from '../links';
+import { useLatestAttestations } from '../resources/attestations';
+import { useGaps } from '../resources/cte';
+import { useExpiringEvidence } from '../resources/evidence';
+import {
+  type HistoryInterval,
+  useFrameworkCompliance,
+  useFrameworkHistory,
+  useOrgFrameworks,
+} from '../resources/frameworks';
+import { Badge, Bar, Pager, pct, Scroll, Show, score, useSession, when } from '../ui';
 
 export function FrameworkTable({ frameworks }: { frameworks: OrgFramework[] }) {
   return (
@@ -21,7 +31,7 @@ export function FrameworkTable({ frameworks }: { frameworks: OrgFramework[] }) {
           {frameworks.map((fw) => (
             <tr key={fw.frameworkId} data-framework={fw.frameworkId}>
               <th scope="row">
-                <a href={`#/frameworks/${encodeURIComponent(fw.frameworkId)}`}>{fw.name}</a>
+                <a href={frameworkHref(fw.frameworkId)}>{fw.name}</a>
               </th>
               <td className="num">
                 <span className="fw-score">{score(fw.score)}</span> <Bar value={fw.score} />
@@ -40,23 +50,9 @@ export function FrameworkTable({ frameworks }: { frameworks: OrgFramework[] }) {
 }
 
 export function ScorePanel({ frameworkId }: { frameworkId: string }) {
-  const session = useSession();
-  const [interval, setInterval] = useState<'daily' | 'weekly' | 'monthly'>('daily');
-  const compliance = useLoad(
-    () =>
-      session.api.get<FrameworkCompliance>(
-        orgPath(session, `/frameworks/${encodeURIComponent(frameworkId)}/compliance`),
-      ),
-    [session.orgId, frameworkId],
-  );
-  const history = useLoad(() => {
-    const span = interval === 'daily' ? 30 : interval === 'weekly' ? 7 * 26 : 365;
-    const from = new Date(Date.now() - span * 86_400_000).toISOString().slice(0, 10);
-    return session.api.get<{ points: HistoryPoint[] }>(
-      orgPath(session, `/frameworks/${encodeURIComponent(frameworkId)}/compliance/history`),
-      { from, interval },
-    );
-  }, [session.orgId, frameworkId, interval]);
+  const [interval, setInterval] = useState<HistoryInterval>('daily');
+  const compliance = useFrameworkCompliance(frameworkId);
+  const history = useFrameworkHistory(frameworkId, interval);
   return (
     <section aria-labelledby="score-heading" className="card">
       <h2 id="score-heading">Score</h2>
@@ -130,18 +126,9 @@ export function ScorePanel({ frameworkId }: { frameworkId: string }) {
 
 export function Overview() {
   const session = useSession();
-  const frameworks = useLoad(
-    () => session.api.get<{ frameworks: OrgFramework[] }>(orgPath(session, '/frameworks')),
-    [session.orgId],
-  );
-  const gaps = useLoad(
-    () => session.api.get<{ gaps: Gap[] }>('/cte/gaps/iso-42001', { orgId: session.orgId }),
-    [session.orgId],
-  );
-  const attestations = useLoad(
-    () => session.api.get<{ attestations: Attestation[] }>(orgPath(session, '/attestations'), { limit: 5 }),
-    [session.orgId],
-  );
+  const frameworks = useOrgFrameworks();
+  const gaps = useGaps('iso-42001');
+  const attestations = useLatestAttestations(5);
   return (
     <>
       <h1>Overview · {session.orgName}</h1>
@@ -158,16 +145,14 @@ export function Overview() {
                 <ul className="gap-list" data-testid="critical-gaps">
                   {critical.slice(0, 5).map((gap) => (
                     <li key={gap.controlId}>
-                      <a href={`#/frameworks/iso-42001/${encodeURIComponent(gap.controlId)}`}>
-                        {gap.controlId}
-                      </a>{' '}
+                      <a href={frameworkHref('iso-42001', gap.controlId)}>{gap.controlId}</a>{' '}
                       <Badge kind={gap.status}>{gap.status.replace(/_/g, ' ')}</Badge>
                       <p>{gap.recommendation}</p>
                     </li>
                   ))}
                   {critical.length > 5 ? (
                     <li>
-                      <a href="#/frameworks/iso-42001">and {critical.length - 5} more</a>
+                      <a href={frameworkHref('iso-42001')}>and {critical.length - 5} more</a>
                     </li>
                   ) : null}
                 </ul>
@@ -191,8 +176,7 @@ export function Overview() {
                   {a.attestations.map((item) => (
                     <li key={item.attestationId}>
                       <Badge kind={item.level}>{item.level}</Badge> {when(item.timestamp)} · epoch{' '}
-                      <a href={`#/attestations/${encodeURIComponent(item.epochId)}`}>{item.epochId}</a> ·{' '}
-                      {item.controlIds.join(', ')}
+                      <a href={epochHref(item.epochId)}>{item.epochId}</a> · {item.controlIds.join(', ')}
                     </li>
                   ))}
                 </ul>
@@ -205,31 +189,10 @@ export function Overview() {
   );
 }
 
-interface ExpiringItem {
-  evidenceId: string;
-  frameworkId: string;
-  requirementId: string;
-  title: string;
-  expiresAt: string;
-  expired: boolean;
-}
-
 /** Evidence that expired in the last 30 days or expires in the next 30, soonest first (paged by the API). */
 function ExpiringEvidence() {
-  const session = useSession();
   const [offset, setOffset] = useState(0);
-  const list = useLoad(() => {
-    const now = Date.now();
-    return session.api.get<{ evidence: ExpiringItem[]; total: number }>(
-      orgPath(session, '/evidence/expiring'),
-      {
-        from: new Date(now - 30 * 86_400_000).toISOString(),
-        to: new Date(now + 30 * 86_400_000).toISOString(),
-        limit: 8,
-        offset,
-      },
-    );
-  }, [session.orgId, offset]);
+  const list = useExpiringEvidence(offset, 8);
   return (
     <section aria-labelledby="expiring-heading" className="card">
       <h2 id="expiring-heading">Evidence expiring (past and next 30 days)</h2>
@@ -243,9 +206,7 @@ function ExpiringEvidence() {
                 {l.evidence.map((e) => (
                   <li key={e.evidenceId}>
                     {e.expiresAt.slice(0, 10)}{' '}
-                    <a
-                      href={`#/frameworks/${encodeURIComponent(e.frameworkId)}/${encodeURIComponent(e.requirementId)}`}
-                    >
+                    <a href={frameworkHref(e.frameworkId, e.requirementId)}>
                       {e.frameworkId} {e.requirementId}
                     </a>{' '}
                     {e.title} {e.expired ? <Badge kind="expired">expired</Badge> : null}

@@ -1,6 +1,9 @@
 import { useState } from 'react';
-import { type AiSystem, type OrgFramework, type Snapshot, seg } from '../api';
 import { snapshotHash } from '../merkle';
+import { fetchExport } from '../resources/exports';
+import { useOrgFrameworks } from '../resources/frameworks';
+import { createSnapshot, fetchSnapshotForCheck, useSnapshots } from '../resources/snapshots';
+import { addAiSystem, useAiSystems } from '../resources/systems';
 import {
   Badge,
   download,
@@ -11,7 +14,6 @@ import {
   Show,
   score,
   useAction,
-  useLoad,
   useSession,
   when,
 } from '../ui';
@@ -22,10 +24,7 @@ const STAGES = ['design', 'development', 'validation', 'deployed', 'retired'];
 export function SystemsView() {
   const session = useSession();
   const [filters, setFilters] = useState({ riskLevel: '', lifecycleStage: '' });
-  const list = useLoad(
-    () => session.api.get<{ systems: AiSystem[] }>(`/orgs/${seg(session.orgId)}/ai-systems`, filters),
-    [session.orgId, filters],
-  );
+  const list = useAiSystems(filters);
   const add = useAction();
   const empty = { name: '', owner: '', purpose: '', riskLevel: 'limited', lifecycleStage: 'design' };
   const [form, setForm] = useState(empty);
@@ -100,13 +99,7 @@ export function SystemsView() {
           aria-labelledby="system-form"
           onSubmit={async (event) => {
             event.preventDefault();
-            if (
-              await add.run(
-                () => session.api.json('POST', `/orgs/${seg(session.orgId)}/ai-systems`, { body: form }),
-                'System added',
-              )
-            )
-              setForm(empty);
+            if (await add.run(() => addAiSystem(session, form), 'System added')) setForm(empty);
           }}
         >
           <h2 id="system-form">Add an AI system</h2>
@@ -181,17 +174,7 @@ export function SystemsView() {
 export function SnapshotsView() {
   const session = useSession();
   const [offset, setOffset] = useState(0);
-  const list = useLoad(
-    () =>
-      session.api.get<{ snapshots: Snapshot[]; total: number }>(
-        `/orgs/${seg(session.orgId)}/compliance/snapshots`,
-        {
-          limit: 20,
-          offset,
-        },
-      ),
-    [session.orgId, offset],
-  );
+  const list = useSnapshots(offset, 20);
   const create = useAction();
   const [form, setForm] = useState({ label: '', notes: '' });
   const [checks, setChecks] = useState<Record<string, { valid: boolean; computedHash: string } | string>>({});
@@ -205,12 +188,7 @@ export function SnapshotsView() {
           onSubmit={async (event) => {
             event.preventDefault();
             const body = { label: form.label, ...(form.notes ? { notes: form.notes } : {}) };
-            if (
-              await create.run(
-                () => session.api.json('POST', `/orgs/${seg(session.orgId)}/compliance/snapshot`, { body }),
-                'Snapshot created',
-              )
-            )
+            if (await create.run(() => createSnapshot(session, body), 'Snapshot created'))
               setForm({ label: '', notes: '' });
           }}
         >
@@ -276,11 +254,7 @@ export function SnapshotsView() {
                             aria-label={`Verify the hash of ${s.label}`}
                             onClick={async () => {
                               try {
-                                const path = `/orgs/${seg(session.orgId)}/compliance/snapshots/${seg(s.snapshotId)}`;
-                                const [server, full] = await Promise.all([
-                                  session.api.get<{ valid: boolean; computedHash: string }>(`${path}/verify`),
-                                  session.api.get<Record<string, unknown>>(path),
-                                ]);
+                                const [server, full] = await fetchSnapshotForCheck(session, s.snapshotId);
                                 const local = await snapshotHash(full);
                                 setChecks((c) => ({
                                   ...c,
@@ -322,17 +296,8 @@ export function SnapshotsView() {
 
 export function ExportsView() {
   const session = useSession();
-  const snapshots = useLoad(
-    () =>
-      session.api.get<{ snapshots: Snapshot[] }>(`/orgs/${seg(session.orgId)}/compliance/snapshots`, {
-        limit: 200,
-      }),
-    [session.orgId],
-  );
-  const frameworks = useLoad(
-    () => session.api.get<{ frameworks: OrgFramework[] }>(`/orgs/${seg(session.orgId)}/frameworks`),
-    [session.orgId],
-  );
+  const snapshots = useSnapshots(0, 200);
+  const frameworks = useOrgFrameworks();
   const [snapshotId, setSnapshotId] = useState('');
   const [frameworkId, setFrameworkId] = useState('iso-42001');
   const [state, setState] = useState<{ text: string; error: boolean } | null>(null);
@@ -345,12 +310,11 @@ export function ExportsView() {
       </>
     );
   }
-  const fetchFile = async (path: string, query: Record<string, string>, fallback: string) => {
+  const fetchFile = async (kind: 'soa' | 'oscal', query: Record<string, string>, fallback: string) => {
     setBusy(true);
     setState(null);
     try {
-      const response = await session.api.response('GET', `/orgs/${seg(session.orgId)}${path}`, { query });
-      const name = await download(response, fallback);
+      const name = download(await fetchExport(session, kind, query), fallback);
       setState({ text: `Downloaded ${name}`, error: false });
     } catch (error) {
       setState({ text: (error as Error).message, error: true });
@@ -382,7 +346,7 @@ export function ExportsView() {
               type="button"
               disabled={busy}
               onClick={() =>
-                fetchFile('/export/soa', { format, ...(snapshotId ? { snapshotId } : {}) }, `soa.${format}`)
+                fetchFile('soa', { format, ...(snapshotId ? { snapshotId } : {}) }, `soa.${format}`)
               }
             >
               SoA {label(format)}
@@ -409,14 +373,14 @@ export function ExportsView() {
           <button
             type="button"
             disabled={busy}
-            onClick={() => fetchFile('/export/oscal', { frameworkId }, 'oscal.json')}
+            onClick={() => fetchFile('oscal', { frameworkId }, 'oscal.json')}
           >
             OSCAL json
           </button>
           <button
             type="button"
             disabled={busy}
-            onClick={() => fetchFile('/export/oscal', { frameworkId, format: 'zip' }, 'oscal.zip')}
+            onClick={() => fetchFile('oscal', { frameworkId, format: 'zip' }, 'oscal.zip')}
           >
             OSCAL zip
           </button>

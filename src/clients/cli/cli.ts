@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { ApiClient } from '../api-client/client.js';
 import type { CliConfig } from './config.js';
-import { withProgress } from './output.js';
+import { type Printable, print, withProgress } from './output.js';
 
 export class UsageError extends Error {}
 
@@ -15,6 +15,8 @@ export interface Cli {
   /** `--api-key`, else COMPLY_API_KEY. */
   apiKey(command: Command): string | undefined;
   json(command: Command): boolean;
+  /** Prints a command's result: the API's response with `--json`, else its text and table. */
+  print(command: Command, result: Printable): Promise<void>;
   /** The org a command acts on: `--org`, else COMPLY_ORG. */
   org(command: Command): string;
   /** Commands that work with or without an org. */
@@ -41,6 +43,7 @@ export function createCli(config: CliConfig): Cli {
       ),
     apiKey: (command) => globals(command).apiKey ?? config.apiKey,
     json: (command) => Boolean(globals(command).json),
+    print: (command, result) => print({ json: Boolean(globals(command).json) }, result),
     optionalOrg: (command) => globals(command).org ?? config.org,
     org: (command) => {
       const org = globals(command).org ?? config.org;

@@ -2,24 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ApiError, ConnectionError } from '../api-client/client.js';
 import { errorText } from '../api-client/format.js';
 import { CommandRefusedError, createCli, UsageError } from './cli.js';
-import { registerAssessCommand } from './commands/assess.command.js';
-import { registerAttestCommand } from './commands/attest.command.js';
-import { registerAttestationCommands } from './commands/attestations.command.js';
-import { registerCheckCommand } from './commands/check.command.js';
-import { registerComplianceCommands } from './commands/compliance.command.js';
-import { registerControlCommands } from './commands/controls.command.js';
-import { registerCteCommands } from './commands/cte.command.js';
-import { registerEvidenceCommands } from './commands/evidence.command.js';
-import { registerExportCommands } from './commands/export.command.js';
-import { registerKeyCommands } from './commands/keys.command.js';
-import { registerMappingCommands } from './commands/mappings.command.js';
-import { registerMcpCommand } from './commands/mcp.command.js';
-import { registerOrgCommands } from './commands/orgs.command.js';
-import { registerRequirementCommands } from './commands/requirements.command.js';
-import { registerServeCommand } from './commands/serve.command.js';
-import { registerSidecarCommands } from './commands/sidecars.command.js';
-import { registerSystemCommands } from './commands/systems.command.js';
-import { registerWorkerCommand } from './commands/worker.command.js';
+import { registerCommands } from './commands/index.js';
 import { loadCliConfig } from './config.js';
 
 /** Exit codes scripts can rely on. */
@@ -36,25 +19,7 @@ export function buildProgram(): Command {
     .option('--json', 'print the API response as JSON, for scripts and pipelines')
     .showHelpAfterError()
     .exitOverride();
-  const cli = createCli(loadCliConfig());
-  registerServeCommand(program);
-  registerKeyCommands(program, cli);
-  registerOrgCommands(program, cli);
-  registerControlCommands(program, cli);
-  registerCteCommands(program, cli);
-  registerMappingCommands(program, cli);
-  registerRequirementCommands(program, cli);
-  registerAssessCommand(program, cli);
-  registerEvidenceCommands(program, cli);
-  registerComplianceCommands(program, cli);
-  registerSystemCommands(program, cli);
-  registerExportCommands(program, cli);
-  registerSidecarCommands(program, cli);
-  registerAttestationCommands(program, cli);
-  registerAttestCommand(program, cli);
-  registerCheckCommand(program, cli);
-  registerMcpCommand(program, cli);
-  registerWorkerCommand(program);
+  registerCommands(program, createCli(loadCliConfig()));
   return program;
 }
 

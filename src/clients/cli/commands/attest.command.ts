@@ -9,7 +9,6 @@ import {
   signAttestation,
 } from '../../sidecar/client.js';
 import { type Cli, csv, parseInteger, UsageError } from '../cli.js';
-import { print } from '../output.js';
 import { recordText } from './attestations.command.js';
 
 interface AttestOptions {
@@ -110,15 +109,12 @@ export function registerAttestCommand(program: Command, cli: Cli): void {
         if (error.status === null) throw new ConnectionError(error.message);
         throw new ApiError(error.status, error.code ?? `HTTP_${error.status}`, error.message, error.details);
       }
-      await print(
-        { json: cli.json(command) },
-        {
-          data: result.attestation,
-          text: recordText(result.attestation, {
-            result: result.created ? 'stored (201)' : 'already stored (200)',
-            attempts: result.attempts,
-          }),
-        },
-      );
+      await cli.print(command, {
+        data: result.attestation,
+        text: recordText(result.attestation, {
+          result: result.created ? 'stored (201)' : 'already stored (200)',
+          attempts: result.attempts,
+        }),
+      });
     });
 }

@@ -4,7 +4,7 @@ import type { EpochSummary } from '../../../features/attestations/epochs.service
 import type { AttestationRecord } from '../../../shared/attestation-content.js';
 import { attestationPath, epochPath } from '../../api-client/paths.js';
 import { type Cli, parseInteger } from '../cli.js';
-import { describe, print } from '../output.js';
+import { describe } from '../output.js';
 
 /** A bare date reads as the whole day, in UTC: from its first to its last millisecond. */
 const dayBound = (value: string | undefined, end: boolean) =>
@@ -65,26 +65,23 @@ export function registerAttestationCommands(program: Command, cli: Cli): void {
           `${page.attestations.length} attestation(s)${page.total === undefined ? '' : ` of ${page.total}`}`,
           page.nextCursor ? `more: --cursor ${page.nextCursor}` : '',
         ].filter(Boolean);
-        await print(
-          { json: cli.json(command) },
-          {
-            data: page,
-            text: summary.join('\n'),
-            table: page.attestations.length
-              ? {
-                  columns: ['ID', 'LEVEL', 'EPOCH', 'TIMESTAMP', 'CONTROLS', 'SIGNED BY'],
-                  rows: page.attestations.map((record) => [
-                    record.attestationId,
-                    record.level,
-                    record.epochId,
-                    record.timestamp,
-                    record.controlIds.join(','),
-                    record.signature?.keyId ?? '-',
-                  ]),
-                }
-              : undefined,
-          },
-        );
+        await cli.print(command, {
+          data: page,
+          text: summary.join('\n'),
+          table: page.attestations.length
+            ? {
+                columns: ['ID', 'LEVEL', 'EPOCH', 'TIMESTAMP', 'CONTROLS', 'SIGNED BY'],
+                rows: page.attestations.map((record) => [
+                  record.attestationId,
+                  record.level,
+                  record.epochId,
+                  record.timestamp,
+                  record.controlIds.join(','),
+                  record.signature?.keyId ?? '-',
+                ]),
+              }
+            : undefined,
+        });
       },
     );
 
@@ -95,7 +92,7 @@ export function registerAttestationCommands(program: Command, cli: Cli): void {
       const record = await cli
         .client(command)
         .get<AttestationRecord>(attestationPath(cli.org(command), attestationId));
-      await print({ json: cli.json(command) }, { data: record, text: recordText(record) });
+      await cli.print(command, { data: record, text: recordText(record) });
     });
 
   attestations
@@ -103,21 +100,18 @@ export function registerAttestationCommands(program: Command, cli: Cli): void {
     .description("an epoch's count, time span and Merkle root (to check an export is complete and unaltered)")
     .action(async (epochId: string, _options, command: Command) => {
       const epoch = await cli.client(command).get<EpochSummary>(epochPath(cli.org(command), epochId));
-      await print(
-        { json: cli.json(command) },
-        {
-          data: epoch,
-          text: describe({
-            epoch: epoch.epochId,
-            count: `${epoch.count} (L0 ${epoch.levels.L0}, L2 ${epoch.levels.L2})`,
-            from: epoch.firstTimestamp,
-            to: epoch.lastTimestamp,
-            merkleRoot: epoch.merkleRoot,
-            algorithm: epoch.merkle.algorithm,
-            leaves: epoch.merkle.leaves,
-            order: epoch.merkle.order,
-          }),
-        },
-      );
+      await cli.print(command, {
+        data: epoch,
+        text: describe({
+          epoch: epoch.epochId,
+          count: `${epoch.count} (L0 ${epoch.levels.L0}, L2 ${epoch.levels.L2})`,
+          from: epoch.firstTimestamp,
+          to: epoch.lastTimestamp,
+          merkleRoot: epoch.merkleRoot,
+          algorithm: epoch.merkle.algorithm,
+          leaves: epoch.merkle.leaves,
+          order: epoch.merkle.order,
+        }),
+      });
     });
 }

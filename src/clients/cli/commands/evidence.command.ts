@@ -4,7 +4,7 @@ import { EVIDENCE_TYPES } from '../../../shared/vocabulary.js';
 import { controlPath, requirementPath } from '../../api-client/paths.js';
 import type { RequirementEvidence } from '../../api-client/types.js';
 import { type Cli, parseInteger } from '../cli.js';
-import { describe, print } from '../output.js';
+import { describe } from '../output.js';
 
 /** An ISO/IEC 42001 control's evidence by default; with --framework, a requirement of that framework. */
 const evidencePath = (org: string, requirementId: string, frameworkId: string | undefined) =>
@@ -77,24 +77,21 @@ Example:
             effectiveDate: options.effective,
             expiresAt: options.expires,
           });
-        await print(
-          { json: cli.json(command) },
-          {
-            data: item,
-            text: describe({
-              evidenceId: item.evidenceId,
-              ...(item.frameworkId === undefined
-                ? { control: item.controlId }
-                : { framework: item.frameworkId, requirement: item.controlId }),
-              type: item.type,
-              title: item.title,
-              url: item.fileUrl,
-              effective: item.effectiveDate,
-              expires: validity(item),
-              created: item.createdAt,
-            }),
-          },
-        );
+        await cli.print(command, {
+          data: item,
+          text: describe({
+            evidenceId: item.evidenceId,
+            ...(item.frameworkId === undefined
+              ? { control: item.controlId }
+              : { framework: item.frameworkId, requirement: item.controlId }),
+            type: item.type,
+            title: item.title,
+            url: item.fileUrl,
+            effective: item.effectiveDate,
+            expires: validity(item),
+            created: item.createdAt,
+          }),
+        });
       },
     );
 
@@ -127,25 +124,22 @@ Example:
           .client(command)
           .get<EvidencePage>(evidencePath(cli.org(command), controlId, framework), query);
         const last = page.offset + page.evidence.length;
-        await print(
-          { json: cli.json(command) },
-          {
-            data: page,
-            text: page.total ? `${page.offset + 1}–${last} of ${page.total}` : 'no evidence',
-            table: page.evidence.length
-              ? {
-                  columns: ['ID', 'TYPE', 'CREATED', 'EXPIRES', 'TITLE'],
-                  rows: page.evidence.map((item) => [
-                    item.evidenceId,
-                    item.type,
-                    item.createdAt,
-                    validity(item),
-                    item.title,
-                  ]),
-                }
-              : undefined,
-          },
-        );
+        await cli.print(command, {
+          data: page,
+          text: page.total ? `${page.offset + 1}–${last} of ${page.total}` : 'no evidence',
+          table: page.evidence.length
+            ? {
+                columns: ['ID', 'TYPE', 'CREATED', 'EXPIRES', 'TITLE'],
+                rows: page.evidence.map((item) => [
+                  item.evidenceId,
+                  item.type,
+                  item.createdAt,
+                  validity(item),
+                  item.title,
+                ]),
+              }
+            : undefined,
+        });
       },
     );
 }

@@ -3,9 +3,8 @@ import { percent, score } from '../../api-client/format.js';
 import { frameworkPath } from '../../api-client/paths.js';
 import type { OrgFrameworkList } from '../../api-client/types.js';
 import type { Cli } from '../cli.js';
-import { print } from '../output.js';
 
-/** `comply frameworks status`: a subcommand of the `frameworks` group that `cte.command.ts` creates. */
+/** `comply frameworks status`: a subcommand of the `frameworks` group (frameworks.command.ts). */
 export function registerFrameworkStatusCommand(frameworks: Command, cli: Cli): void {
   frameworks
     .command('status')
@@ -24,37 +23,34 @@ Example:
     )
     .action(async (_options, command: Command) => {
       const result = await cli.client(command).get<OrgFrameworkList>(frameworkPath(cli.org(command)));
-      await print(
-        { json: cli.json(command) },
-        {
-          data: result,
-          table: {
-            columns: [
-              'FRAMEWORK',
-              'REQUIREMENTS',
-              'SCORE',
-              'DIRECT SCORE',
-              'DIRECT',
-              'INFERRED',
-              'NONE',
-              'N/A',
-              'COVERAGE',
-              'NAME',
-            ],
-            rows: result.frameworks.map((f) => [
-              f.frameworkId,
-              f.controlCount,
-              score(f.score),
-              score(f.directScore),
-              f.assessed.direct,
-              f.assessed.inferred,
-              f.assessed.none,
-              f.counts.notApplicable,
-              percent(f.coverage),
-              f.name,
-            ]),
-          },
+      await cli.print(command, {
+        data: result,
+        table: {
+          columns: [
+            'FRAMEWORK',
+            'REQUIREMENTS',
+            'SCORE',
+            'DIRECT SCORE',
+            'DIRECT',
+            'INFERRED',
+            'NONE',
+            'N/A',
+            'COVERAGE',
+            'NAME',
+          ],
+          rows: result.frameworks.map((f) => [
+            f.frameworkId,
+            f.controlCount,
+            score(f.score),
+            score(f.directScore),
+            f.assessed.direct,
+            f.assessed.inferred,
+            f.assessed.none,
+            f.counts.notApplicable,
+            percent(f.coverage),
+            f.name,
+          ]),
         },
-      );
+      });
     });
 }

@@ -70,22 +70,19 @@ export function registerKeyCommands(program: Command, cli: Cli): void {
     .description("list an org's keys (never their secrets)")
     .action(async (_options, command: Command) => {
       const result = await cli.client(command).get<{ keys: Key[] }>(apiKeyPath(cli.org(command)));
-      await print(
-        { json: cli.json(command) },
-        {
-          data: result,
-          table: {
-            columns: ['KEY ID', 'NAME', 'SCOPES', 'CREATED', 'REVOKED'],
-            rows: result.keys.map((key) => [
-              key.keyId,
-              key.name,
-              key.scopes.join(','),
-              key.createdAt,
-              key.revokedAt,
-            ]),
-          },
+      await cli.print(command, {
+        data: result,
+        table: {
+          columns: ['KEY ID', 'NAME', 'SCOPES', 'CREATED', 'REVOKED'],
+          rows: result.keys.map((key) => [
+            key.keyId,
+            key.name,
+            key.scopes.join(','),
+            key.createdAt,
+            key.revokedAt,
+          ]),
         },
-      );
+      });
     });
 
   keys
@@ -93,6 +90,6 @@ export function registerKeyCommands(program: Command, cli: Cli): void {
     .description('revoke a key; requests with it are refused from then on')
     .action(async (keyId: string, _options, command: Command) => {
       await cli.client(command).delete(apiKeyPath(cli.org(command), keyId));
-      await print({ json: cli.json(command) }, { data: { keyId, revoked: true }, text: `Revoked ${keyId}` });
+      await cli.print(command, { data: { keyId, revoked: true }, text: `Revoked ${keyId}` });
     });
 }

@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { ApiError } from '../../api-client/client.js';
 import { ctePath } from '../../api-client/paths.js';
-import type { Edge, SimilarResult, SuggestionList } from '../../api-client/types.js';
+import type { Edge, SuggestionList } from '../../api-client/types.js';
 import { type Cli, parseInteger, UsageError } from '../cli.js';
 import { describe, print } from '../output.js';
+import { edgesOf, type ListedEdge, type MappingCollection } from '../views/mapping-edges.js';
 
 type Suggestion = SuggestionList['suggestions'][number];
 
@@ -16,115 +17,7 @@ function parseScore(value: string): number {
   return parsed;
 }
 
-/** NIST IR 8477 names in the OSCAL export → the API's relationship words. */
-const FROM_IR_8477: Record<string, string> = {
-  'equal-to': 'equal',
-  'subset-of': 'subset',
-  'superset-of': 'superset',
-  'intersects-with': 'intersect',
-};
-
-interface OscalProp {
-  name: string;
-  value: string;
-}
-interface MappingCollection {
-  'mapping-collection': {
-    mappings: {
-      'source-resource': { href: string };
-      'target-resource': { href: string };
-      maps: {
-        uuid: string;
-        relationship: string;
-        sources: { 'id-ref': string }[];
-        targets: { 'id-ref': string }[];
-        props?: OscalProp[];
-      }[];
-    }[];
-    'back-matter'?: { resources: { uuid: string; props?: OscalProp[] }[] };
-  };
-}
-
-export interface ListedEdge {
-  edgeId: string;
-  sourceFrameworkId: string;
-  sourceId: string;
-  relationship: string;
-  targetFrameworkId: string;
-  targetId: string;
-  origin: string;
-  added: boolean;
-  createdBy?: string;
-  createdAt?: string;
-}
-
-/** Every edge of the OSCAL mapping export, one row each (the export is the crosswalk's published form). */
-export function edgesOf(document: MappingCollection): ListedEdge[] {
-  const collection = document['mapping-collection'];
-  const frameworkOf = new Map(
-    (collection['back-matter']?.resources ?? []).map((resource) => [
-      `#${resource.uuid}`,
-      resource.props?.find((prop) => prop.name === 'framework-id')?.value ?? resource.uuid,
-    ]),
-  );
-  return collection.mappings.flatMap((mapping) =>
-    mapping.maps.map((map) => {
-      const prop = (name: string) => map.props?.find((candidate) => candidate.name === name)?.value;
-      return {
-        edgeId: map.uuid,
-        sourceFrameworkId: frameworkOf.get(mapping['source-resource'].href) ?? '',
-        sourceId: map.sources[0]?.['id-ref'] ?? '',
-        relationship: FROM_IR_8477[map.relationship] ?? map.relationship,
-        targetFrameworkId: frameworkOf.get(mapping['target-resource'].href) ?? '',
-        targetId: map.targets[0]?.['id-ref'] ?? '',
-        origin: prop('origin') ?? '',
-        added: prop('added') === 'true',
-        ...(prop('created-by') ? { createdBy: prop('created-by') } : {}),
-        ...(prop('created-at') ? { createdAt: prop('created-at') } : {}),
-      };
-    }),
-  );
-}
-
 export function registerMappingCommands(program: Command, cli: Cli): void {
-  program
-    .command('similar <frameworkId> <requirementId>')
-    .description('requirements of other frameworks nearest in meaning to one, and whether an edge joins them')
-    .option('--limit <n>', 'how many (1-100)', parseInteger, 10)
-    .option('--framework <frameworkId>', 'only requirements of this framework')
-    .action(
-      async (
-        frameworkId: string,
-        requirementId: string,
-        options: { limit: number; framework?: string },
-        command: Command,
-      ) => {
-        const result = await cli
-          .client(command)
-          .get<SimilarResult>(ctePath('frameworks', frameworkId, 'requirements', requirementId, 'similar'), {
-            limit: options.limit,
-            frameworkId: options.framework,
-          });
-        await print(
-          { json: cli.json(command) },
-          {
-            data: result,
-            text: `${result.frameworkId} ${result.requirementId} (model: ${result.model})\n`,
-            table: {
-              columns: ['DISTANCE', 'FRAMEWORK', 'REQUIREMENT', 'MAPPED', 'TITLE'],
-              rows: result.results.map((hit) => [
-                hit.distance.toFixed(4),
-                hit.frameworkId,
-                hit.requirementId,
-                hit.mapped ? 'yes' : 'no',
-                hit.title,
-              ]),
-            },
-          },
-        );
-      },
-    );
-
   const mappings = program
     .command('mappings')
     .description('crosswalk edges: list them, add or remove your own, and accept suggested ones');
@@ -142,24 +35,21 @@ export function registerMappingCommands(program: Command, cli: Cli): void {
       const edges = edgesOf(document).filter(
         (edge) => touches(edge, options.from) && touches(edge, options.to) && (!options.added || edge.added),
       );
-      await print(
-        { json: cli.json(command) },
-        {
-          data: { edges },
-          text: `${edges.length} edges\n`,
-          table: {
-            columns: ['EDGE', 'SOURCE', 'RELATIONSHIP', 'TARGET', 'ORIGIN', 'ADDED BY'],
-            rows: edges.map((edge) => [
-              edge.edgeId,
-              `${edge.sourceFrameworkId} ${edge.sourceId}`,
-              edge.relationship,
-              `${edge.targetFrameworkId} ${edge.targetId}`,
-              edge.origin,
-              edge.added ? `${edge.createdBy} ${edge.createdAt}` : '',
-            ]),
-          },
+      await cli.print(command, {
+        data: { edges },
+        text: `${edges.length} edges\n`,
+        table: {
+          columns: ['EDGE', 'SOURCE', 'RELATIONSHIP', 'TARGET', 'ORIGIN', 'ADDED BY'],
+          rows: edges.map((edge) => [
+            edge.edgeId,
+            `${edge.sourceFrameworkId} ${edge.sourceId}`,
+            edge.relationship,
+            `${edge.targetFrameworkId} ${edge.targetId}`,
+            edge.origin,
+            edge.added ? `${edge.createdBy} ${edge.createdAt}` : '',
+          ]),
         },
-      );
+      });
     });
 
   mappings
@@ -189,17 +79,14 @@ export function registerMappingCommands(program: Command, cli: Cli): void {
           rationale: options.rationale,
           ...(options.source ? { source: options.source } : {}),
         });
-        await print(
-          { json: cli.json(command) },
-          {
-            data: edge,
-            text: describe({
-              edge: edge.edgeId,
-              mapping: `${edge.sourceFrameworkId} ${edge.sourceId} ${edge.relationship} ${edge.targetFrameworkId} ${edge.targetId}`,
-              inferred: edge.inferred ? 'yes' : 'no',
-            }),
-          },
-        );
+        await cli.print(command, {
+          data: edge,
+          text: describe({
+            edge: edge.edgeId,
+            mapping: `${edge.sourceFrameworkId} ${edge.sourceId} ${edge.relationship} ${edge.targetFrameworkId} ${edge.targetId}`,
+            inferred: edge.inferred ? 'yes' : 'no',
+          }),
+        });
       },
     );
 
@@ -208,10 +95,7 @@ export function registerMappingCommands(program: Command, cli: Cli): void {
     .description('delete an edge added through the API (platform key); shipped edges stay')
     .action(async (edgeId: string, _options, command: Command) => {
       await cli.client(command).delete(ctePath('mappings', edgeId));
-      await print(
-        { json: cli.json(command) },
-        { data: { edgeId, deleted: true }, text: `deleted ${edgeId}` },
-      );
+      await cli.print(command, { data: { edgeId, deleted: true }, text: `deleted ${edgeId}` });
     });
 
   mappings

@@ -51,15 +51,12 @@ export function registerOrgCommands(program: Command, cli: Cli): void {
       const result = await cli
         .client(command)
         .get<{ orgs: { orgId: string; name: string; createdAt: string }[] }>(orgPath());
-      await print(
-        { json: cli.json(command) },
-        {
-          data: result,
-          table: {
-            columns: ['ORG', 'NAME', 'CREATED'],
-            rows: result.orgs.map((o) => [o.orgId, o.name, o.createdAt]),
-          },
+      await cli.print(command, {
+        data: result,
+        table: {
+          columns: ['ORG', 'NAME', 'CREATED'],
+          rows: result.orgs.map((o) => [o.orgId, o.name, o.createdAt]),
         },
-      );
+      });
     });
 }

@@ -3,7 +3,6 @@ import { ASSESSMENT_SOURCES, REQUIREMENT_STATUSES } from '../../../shared/vocabu
 import { frameworkPath, requirementPath } from '../../api-client/paths.js';
 import type { RequirementList } from '../../api-client/types.js';
 import { type Cli, parseBoolean } from '../cli.js';
-import { print } from '../output.js';
 import { type RequirementItem, showRequirement } from '../views/requirement-view.js';
 
 /** Titles are cut so the columns after them stay aligned in plain text too. */
@@ -50,24 +49,21 @@ Example:
         const result = await cli
           .client(command)
           .get<RequirementList>(frameworkPath(cli.org(command), frameworkId, '/requirements'), options);
-        await print(
-          { json: cli.json(command) },
-          {
-            data: result,
-            table: {
-              columns: ['REQUIREMENT', 'TITLE', 'STATUS', 'ASSESSMENT', 'INFERRED', 'APPLICABLE', 'EVIDENCE'],
-              rows: result.requirements.map((r) => [
-                r.requirementId,
-                truncate(r.title),
-                r.status,
-                r.assessment,
-                r.inferred.status === r.status ? undefined : r.inferred.status,
-                r.applicable ? 'yes' : 'no',
-                r.evidenceCount,
-              ]),
-            },
+        await cli.print(command, {
+          data: result,
+          table: {
+            columns: ['REQUIREMENT', 'TITLE', 'STATUS', 'ASSESSMENT', 'INFERRED', 'APPLICABLE', 'EVIDENCE'],
+            rows: result.requirements.map((r) => [
+              r.requirementId,
+              truncate(r.title),
+              r.status,
+              r.assessment,
+              r.inferred.status === r.status ? undefined : r.inferred.status,
+              r.applicable ? 'yes' : 'no',
+              r.evidenceCount,
+            ]),
           },
-        );
+        });
       },
     );
 

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { SidecarKeyView } from '../../../features/sidecars/sidecar-keys.service.js';
 import { sidecarKeyPath } from '../../api-client/paths.js';
 import { type Cli, UsageError } from '../cli.js';
-import { describe, print } from '../output.js';
+import { describe } from '../output.js';
 
 /** The public key to register: a private key file is accepted too, and only its public half leaves. */
 function readPublicKey(file: string): string {
@@ -42,18 +42,15 @@ export function registerSidecarCommands(program: Command, cli: Cli): void {
         keyId: options.keyId,
         name: options.name,
       });
-      await print(
-        { json: cli.json(command) },
-        {
-          data: key,
-          text: describe({
-            keyId: key.keyId,
-            name: key.name,
-            fingerprint: key.fingerprint,
-            created: key.createdAt,
-          }),
-        },
-      );
+      await cli.print(command, {
+        data: key,
+        text: describe({
+          keyId: key.keyId,
+          name: key.name,
+          fingerprint: key.fingerprint,
+          created: key.createdAt,
+        }),
+      });
     });
 
   sidecars
@@ -63,22 +60,19 @@ export function registerSidecarCommands(program: Command, cli: Cli): void {
       const result = await cli
         .client(command)
         .get<{ sidecarKeys: SidecarKeyView[] }>(sidecarKeyPath(cli.org(command)));
-      await print(
-        { json: cli.json(command) },
-        {
-          data: result,
-          table: {
-            columns: ['KEY ID', 'NAME', 'FINGERPRINT', 'CREATED', 'REVOKED'],
-            rows: result.sidecarKeys.map((key) => [
-              key.keyId,
-              key.name,
-              key.fingerprint,
-              key.createdAt,
-              key.revokedAt,
-            ]),
-          },
+      await cli.print(command, {
+        data: result,
+        table: {
+          columns: ['KEY ID', 'NAME', 'FINGERPRINT', 'CREATED', 'REVOKED'],
+          rows: result.sidecarKeys.map((key) => [
+            key.keyId,
+            key.name,
+            key.fingerprint,
+            key.createdAt,
+            key.revokedAt,
+          ]),
         },
-      );
+      });
     });
 
   sidecars
@@ -86,6 +80,6 @@ export function registerSidecarCommands(program: Command, cli: Cli): void {
     .description('revoke a sidecar key: L2 attestations it signs are refused from then on')
     .action(async (keyId: string, _options, command: Command) => {
       await cli.client(command).delete(sidecarKeyPath(cli.org(command), keyId));
-      await print({ json: cli.json(command) }, { data: { keyId, revoked: true }, text: `Revoked ${keyId}` });
+      await cli.print(command, { data: { keyId, revoked: true }, text: `Revoked ${keyId}` });
     });
 }

@@ -60,16 +60,13 @@ export function registerSystemCommands(program: Command, cli: Cli): void {
           riskLevel: options.risk,
           lifecycleStage: options.stage,
         });
-      await print(
-        { json: cli.json(command) },
-        {
-          data: result,
-          table: {
-            columns: ['ID', 'RISK', 'STAGE', 'OWNER', 'NAME'],
-            rows: result.systems.map((s) => [s.systemId, s.riskLevel, s.lifecycleStage, s.owner, s.name]),
-          },
+      await cli.print(command, {
+        data: result,
+        table: {
+          columns: ['ID', 'RISK', 'STAGE', 'OWNER', 'NAME'],
+          rows: result.systems.map((s) => [s.systemId, s.riskLevel, s.lifecycleStage, s.owner, s.name]),
         },
-      );
+      });
     });
 
   systems
@@ -115,9 +112,6 @@ export function registerSystemCommands(program: Command, cli: Cli): void {
     .description('delete an AI system from the inventory')
     .action(async (systemId: string, _options, command: Command) => {
       await cli.client(command).delete(aiSystemPath(cli.org(command), systemId));
-      await print(
-        { json: cli.json(command) },
-        { data: { systemId, removed: true }, text: `removed ${systemId}` },
-      );
+      await cli.print(command, { data: { systemId, removed: true }, text: `removed ${systemId}` });
     });
 }

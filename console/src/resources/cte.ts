@@ -1,0 +1,37 @@
+import { ctePath } from '../../../src/clients/api-client/paths.js';
+import type { ConflictList, Coverage, FrameworkCoverage, GapReport, SearchResult } from '../api';
+import { filled } from '../api';
+import { type Session, useLoad, useSession } from '../ui';
+
+/** The crosswalk engine's analyses of the org: gaps, coverage, conflicts and search. */
+
+export const useGaps = (frameworkId: string) => {
+  const { api, orgId } = useSession();
+  return useLoad(() => api.get<GapReport>(ctePath('gaps', frameworkId), { orgId }), [orgId, frameworkId]);
+};
+
+/** Every framework's coverage and the pairwise heatmap. */
+export const useCoverage = () => {
+  const { api, orgId } = useSession();
+  return useLoad(() => api.get<Coverage>(ctePath('coverage'), { orgId }), [orgId]);
+};
+
+/** Each requirement of one framework, with what covers it. */
+export const useFrameworkCoverage = (frameworkId: string) => {
+  const { api, orgId } = useSession();
+  return useLoad(
+    () => api.get<FrameworkCoverage>(ctePath('coverage', frameworkId), { orgId }),
+    [orgId, frameworkId],
+  );
+};
+
+export type ConflictFilters = { frameworkId: string; kind: string; severity: string };
+
+export const useConflicts = (filters: ConflictFilters) => {
+  const { api } = useSession();
+  return useLoad(() => api.get<ConflictList>(ctePath('conflicts'), filled(filters)), [filters]);
+};
+
+/** The requirements of every framework closest in meaning to a text. */
+export const searchRequirements = (session: Session, query: string, limit = 20) =>
+  session.api.post<SearchResult>(ctePath('embeddings', 'distance'), { query, limit });

@@ -1,0 +1,16 @@
+import { aiSystemPath } from '../../../src/clients/api-client/paths.js';
+import type { AiSystemList } from '../api';
+import { filled } from '../api';
+import { type Session, useLoad, useSession } from '../ui';
+
+export type AiSystemFilters = { riskLevel: string; lifecycleStage: string };
+
+export const useAiSystems = (filters: AiSystemFilters) => {
+  const { api, orgId } = useSession();
+  return useLoad(() => api.get<AiSystemList>(aiSystemPath(orgId), filled(filters)), [orgId, filters]);
+};
+
+export const addAiSystem = (
+  session: Session,
+  body: { name: string; owner: string; purpose: string; riskLevel: string; lifecycleStage: string },
+) => session.api.post(aiSystemPath(session.orgId), body);
