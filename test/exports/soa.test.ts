@@ -3,10 +3,10 @@ import { PDFParse } from 'pdf-parse';
 import { describe, expect, it } from 'vitest';
 import type { OrgExportData } from '../../src/features/exports/export.types.js';
 import {
+  fontRuns,
   guardCsvCell,
   renderSoa,
   SOA_CSV_COLUMNS,
-  toWinAnsi,
   UnknownSoaFormatError,
 } from '../../src/features/exports/soa/index.js';
 import { escapeMarkdownCell } from '../../src/shared/markdown.js';
@@ -256,22 +256,70 @@ describe('SoA as PDF', () => {
     expect(text.match(/Control Domain Title Applicable Justification/g)?.length).toBe(pages - 2);
   });
 
-  it('renders text outside WinAnsi, long cells and many evidence items', async () => {
+  it('renders Greek and CJK in the org name, long cells and many evidence items', async () => {
     const data = exportData({ evidenceFor: (index) => (index === 0 ? 500 : 1) });
     data.org.name = 'Zürich Ωmega 東京 AI';
     data.history = [];
     data.score = null;
     data.controls[1].justification = 'Long reason. '.repeat(400);
     const { text } = await pdfText((await renderSoa(data, 'pdf')).body);
-    expect(text).toContain('Zürich ?mega ?? AI');
+    expect(text).toContain('Zürich Ωmega 東京 AI');
     expect(text).toContain('and 492 more');
     expect(text).toContain('No score history recorded.');
     expect(text).toContain('n/a (no applicable control)');
   });
 
-  it('maps text to WinAnsi', () => {
-    expect(toWinAnsi('Café – “ok” €5 …')).toBe('Café – “ok” €5 …');
-    expect(toWinAnsi('Łódź ő ≥ 3 → x')).toBe('Lódz o >= 3 -> x');
-    expect(toWinAnsi('東京 🚀\u200b\ttab\nline')).toBe('?? ? tab\nline');
+  it('draws Hebrew, Chinese, Japanese and emoji from embedded fonts in the name, a justification and an evidence title', async () => {
+    const data = exportData();
+    data.org.name = 'Acme 東京 AI 🚀 שלום';
+    const excluded = data.controls.find((control) => !control.applicable);
+    if (!excluded) throw new Error('the factory excludes some controls');
+    excluded.justification = 'לא רלוונטי: 本组织不处理个人数据 ✅ out of scope';
+    data.controls[1].evidence[0].title = 'מדיניות 情報セキュリティ方針 📄';
+    const body = (await renderSoa(data, 'pdf')).body as Buffer;
+    const { text } = await pdfText(body);
+    for (const word of ['東京', '🚀', 'AI', '本组织不处理个人数据', '✅', '情報セキュリティ方針', '📄']) {
+      expect(text).toContain(word);
+    }
+    // Hebrew is drawn right to left; the extracted text may come out in either order.
+    for (const word of ['שלום', 'רלוונטי', 'מדיניות']) {
+      expect(text.includes(word) || text.includes([...word].reverse().join(''))).toBe(true);
+    }
+    expect(text).not.toContain('?');
+    const fonts = body.toString('latin1').match(/\/FontName \/[A-Z]{6}\+[\w-]+/g) ?? [];
+    expect(new Set(fonts.map((font) => font.split('+')[1]))).toEqual(
+      new Set([
+        'NotoSans-Regular',
+        'NotoSans-Bold',
+        'NotoSansHebrew',
+        'NotoSansHebrew-Bold',
+        'NotoSansHans-Regular',
+        'NotoSansHans-Bold',
+        'NotoEmoji-Regular',
+      ]),
+    );
+  });
+
+  it('is the same bytes for the same data', async () => {
+    const data = exportData({ snapshot: true });
+    data.org.name = 'Acme 東京 🚀 שלום';
+    const first = (await renderSoa(data, 'pdf')).body as Buffer;
+    const second = (await renderSoa(data, 'pdf')).body as Buffer;
+    expect(first.equals(second)).toBe(true);
+  });
+
+  it('splits text into runs by the font that covers each character', () => {
+    const faces = (text: string) => fontRuns(text).map((run) => [run.face, run.text]);
+    expect(faces('Café Ωmega Łódź')).toEqual([[0, 'Café Ωmega Łódź']]);
+    expect(faces('Acme 東京 🚀 שלום')).toEqual([
+      [0, 'Acme '],
+      [2, '東京 '],
+      [3, '🚀 '],
+      [1, 'שלום'],
+    ]);
+    // Tabs become spaces, line breaks stay, control and format characters go.
+    expect(faces('a\tb\nc\u200bd\u0007')).toEqual([[0, 'a b\ncd']]);
+    // No face has Korean: a character none covers becomes `?`.
+    expect(faces('x 한')).toEqual([[0, 'x ?']]);
   });
 });

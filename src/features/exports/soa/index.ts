@@ -1,3 +1,4 @@
+export { fontRuns } from './pdf-fonts.js';
 export { renderSoa, soaFileName } from './soa.js';
 export {
   isSoaFormat,
@@ -10,4 +11,3 @@ export {
   UnknownSoaFormatError,
 } from './soa.types.js';
 export { guardCsvCell, SOA_CSV_COLUMNS } from './soa-csv.renderer.js';
-export { toWinAnsi } from './winansi.js';

@@ -1,4 +1,5 @@
 import type { ExportHistoryPoint } from '../export.types.js';
+import { latinFont } from './pdf-fonts.js';
 
 export interface ChartBox {
   x: number;
@@ -18,7 +19,7 @@ export function drawScoreChart(doc: PDFKit.PDFDocument, history: ExportHistoryPo
   const { x, y, width, height } = box;
   const left = x + 30;
   const plotWidth = width - 30;
-  doc.save().font('Helvetica').fontSize(7).lineWidth(0.5);
+  doc.save().font(latinFont('regular')).fontSize(7).lineWidth(0.5);
   for (const tick of [0, 25, 50, 75, 100]) {
     const ty = y + height - (tick / 100) * height;
     doc

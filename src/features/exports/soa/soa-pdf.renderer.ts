@@ -1,13 +1,13 @@
 import PDFDocument from 'pdfkit';
+import { heightOfText, registerFonts, setFont, type TextFont, writeText } from './pdf-fonts.js';
 import { drawScoreChart } from './score-chart.js';
 import type { SoaRow, SoaView } from './soa.types.js';
 import { evidenceReferenceLines, STATUS_LABELS, scoreText } from './soa-view.js';
-import { toWinAnsi } from './winansi.js';
 
 const MARGIN = 40;
-const FONT = 'Helvetica';
-const BOLD = 'Helvetica-Bold';
 const TABLE_FONT_SIZE = 7.5;
+const TABLE_HEADER: TextFont = { style: 'bold', size: TABLE_FONT_SIZE };
+const TABLE_CELL: TextFont = { style: 'regular', size: TABLE_FONT_SIZE };
 const CELL_PADDING = 3;
 /** Evidence lines per control in the table; the rest is counted. A row must fit on one page. */
 const EVIDENCE_LINES = 8;
@@ -25,10 +25,10 @@ const COLUMNS: { header: string; width: number; cell: (row: SoaRow) => string }[
   { header: 'Last update', width: 67, cell: (row) => dateTimeText(row.updatedAt) },
 ];
 
-/** Text as the table shows it: WinAnsi only, and short enough that a row never outgrows a page. */
+/** Text short enough that a row never outgrows a page (counted in characters, not UTF-16 units). */
 function pdfText(text: string, limit = CELL_CHARACTERS): string {
-  const clean = toWinAnsi(text);
-  return clean.length > limit ? `${clean.slice(0, limit - 1)}…` : clean;
+  const characters = [...text];
+  return characters.length > limit ? `${characters.slice(0, limit - 1).join('')}…` : text;
 }
 
 function dateTimeText(iso: string): string {
@@ -38,14 +38,15 @@ function dateTimeText(iso: string): string {
 
 function titlePage(doc: PDFKit.PDFDocument, view: SoaView): void {
   const width = doc.page.width - 2 * MARGIN;
-  doc.font(BOLD).fontSize(26).text('Statement of Applicability', MARGIN, 180, { width, align: 'center' });
-  doc.moveDown(0.5).font(FONT).fontSize(14).text(pdfText(view.framework), { width, align: 'center' });
-  doc.moveDown(2).font(BOLD).fontSize(18).text(pdfText(view.orgName, 200), { width, align: 'center' });
-  doc
-    .font(FONT)
-    .fontSize(11)
-    .text(pdfText(`Organization id: ${view.orgId}`, 200), { width, align: 'center' });
-  doc.moveDown(3).fontSize(11);
+  const centered = { width, align: 'center' } as const;
+  writeText(doc, 'Statement of Applicability', { style: 'bold', size: 26 }, MARGIN, 180, centered);
+  doc.moveDown(0.5);
+  writeText(doc, pdfText(view.framework), { style: 'regular', size: 14 }, undefined, undefined, centered);
+  doc.moveDown(2);
+  writeText(doc, pdfText(view.orgName, 200), { style: 'bold', size: 18 }, undefined, undefined, centered);
+  const body: TextFont = { style: 'regular', size: 11 };
+  writeText(doc, pdfText(`Organization id: ${view.orgId}`, 200), body, undefined, undefined, centered);
+  doc.moveDown(3);
   const facts = [
     `Generated: ${dateTimeText(view.generatedAt)}`,
     `Data as of: ${dateTimeText(view.lastModified)}`,
@@ -53,43 +54,44 @@ function titlePage(doc: PDFKit.PDFDocument, view: SoaView): void {
       ? `Snapshot: ${view.snapshot.label} (${view.snapshot.snapshotId}), taken ${dateTimeText(view.snapshot.createdAt)}`
       : 'Snapshot: none (live data)',
   ];
-  for (const fact of facts) doc.text(pdfText(fact, 300), { width, align: 'center' });
+  for (const fact of facts) writeText(doc, pdfText(fact, 300), body, undefined, undefined, centered);
   if (view.snapshot) {
-    doc
-      .fontSize(8)
-      .text(pdfText(`Content hash: ${view.snapshot.contentHash}`, 200), { width, align: 'center' });
+    const hash = pdfText(`Content hash: ${view.snapshot.contentHash}`, 200);
+    writeText(doc, hash, { style: 'regular', size: 8 }, undefined, undefined, centered);
   }
 }
 
 function summaryPage(doc: PDFKit.PDFDocument, view: SoaView): void {
   const width = doc.page.width - 2 * MARGIN;
   const { counts } = view;
-  doc.font(BOLD).fontSize(16).text('Compliance summary', MARGIN, MARGIN, { width });
-  doc.moveDown(1).font(FONT).fontSize(12).text('Compliance score');
-  doc.font(BOLD).fontSize(36).text(scoreText(view.score));
-  doc.moveDown(0.5).font(FONT).fontSize(10);
+  setFont(doc, { style: 'bold', size: 16 }).text('Compliance summary', MARGIN, MARGIN, { width });
+  setFont(doc, { style: 'regular', size: 12 }).moveDown(1).text('Compliance score');
+  setFont(doc, { style: 'bold', size: 36 }).text(scoreText(view.score));
+  setFont(doc, { style: 'regular', size: 10 }).moveDown(0.5);
   doc.text(`Implemented: ${counts.implemented}`);
   doc.text(`In progress: ${counts.inProgress}`);
   doc.text(`Not started: ${counts.notStarted}`);
   doc.text(`Not applicable: ${counts.notApplicable}`);
   doc.moveDown(0.5).fontSize(8).fillColor('#555555');
   doc.text('Score = 100 x (implemented + 0.5 x in progress) / applicable controls.', { width });
-  doc.fillColor('black').moveDown(2).font(BOLD).fontSize(12).text('Score history', { width });
+  doc.fillColor('black').moveDown(2);
+  setFont(doc, { style: 'bold', size: 12 }).text('Score history', { width });
   const top = doc.y + 10;
   drawScoreChart(doc, view.history, { x: MARGIN, y: top, width, height: 180 });
   doc.x = MARGIN;
   doc.y = top + 200;
 }
 
-function rowHeight(doc: PDFKit.PDFDocument, cells: string[]): number {
+function rowHeight(doc: PDFKit.PDFDocument, cells: string[], font: TextFont): number {
   const heights = cells.map(
     (text, i) =>
-      doc.heightOfString(text || ' ', { width: COLUMNS[i].width - 2 * CELL_PADDING }) + 2 * CELL_PADDING,
+      heightOfText(doc, text || ' ', font, { width: COLUMNS[i].width - 2 * CELL_PADDING }) + 2 * CELL_PADDING,
   );
   return Math.max(...heights);
 }
 
-function drawRow(doc: PDFKit.PDFDocument, cells: string[], y: number, height: number, header: boolean): void {
+function drawRow(doc: PDFKit.PDFDocument, cells: string[], y: number, height: number, font: TextFont): void {
+  const header = font === TABLE_HEADER;
   let x = MARGIN;
   if (header) {
     const width = COLUMNS.reduce((sum, column) => sum + column.width, 0);
@@ -99,7 +101,7 @@ function drawRow(doc: PDFKit.PDFDocument, cells: string[], y: number, height: nu
   cells.forEach((text, i) => {
     const { width } = COLUMNS[i];
     doc.rect(x, y, width, height).stroke();
-    doc.text(text, x + CELL_PADDING, y + CELL_PADDING, { width: width - 2 * CELL_PADDING });
+    writeText(doc, text, font, x + CELL_PADDING, y + CELL_PADDING, { width: width - 2 * CELL_PADDING });
     x += width;
   });
 }
@@ -109,19 +111,17 @@ function controlTable(doc: PDFKit.PDFDocument, view: SoaView): void {
   const headers = COLUMNS.map((column) => column.header);
   const newPage = () => {
     doc.addPage({ size: 'A4', layout: 'landscape', margin: MARGIN });
-    doc.font(BOLD).fontSize(TABLE_FONT_SIZE);
-    const height = rowHeight(doc, headers);
-    drawRow(doc, headers, MARGIN, height, true);
-    doc.font(FONT);
+    const height = rowHeight(doc, headers, TABLE_HEADER);
+    drawRow(doc, headers, MARGIN, height, TABLE_HEADER);
     return MARGIN + height;
   };
   let y = newPage();
   const bottom = () => doc.page.height - MARGIN - 14;
   for (const row of view.rows) {
     const cells = COLUMNS.map((column) => pdfText(column.cell(row)));
-    const height = rowHeight(doc, cells);
+    const height = rowHeight(doc, cells, TABLE_CELL);
     if (y + height > bottom()) y = newPage();
-    drawRow(doc, cells, y, height, false);
+    drawRow(doc, cells, y, height, TABLE_CELL);
     y += height;
   }
 }
@@ -136,9 +136,14 @@ function pageNumbers(doc: PDFKit.PDFDocument, view: SoaView): void {
     // Writing inside the bottom margin would otherwise start a new page.
     const { bottom } = doc.page.margins;
     doc.page.margins.bottom = 0;
-    doc.font(FONT).fontSize(7).fillColor('#777777');
-    doc.text(footer, MARGIN, y, { width, align: 'left', lineBreak: false });
-    doc.text(`Page ${i + 1} of ${range.count}`, MARGIN, y, { width, align: 'right', lineBreak: false });
+    const font: TextFont = { style: 'regular', size: 7 };
+    doc.fillColor('#777777');
+    writeText(doc, footer, font, MARGIN, y, { width, align: 'left', lineBreak: false });
+    setFont(doc, font).text(`Page ${i + 1} of ${range.count}`, MARGIN, y, {
+      width,
+      align: 'right',
+      lineBreak: false,
+    });
     doc.page.margins.bottom = bottom;
   }
 }
@@ -163,6 +168,7 @@ export function renderSoaPdf(view: SoaView): Promise<Buffer> {
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
+  registerFonts(doc);
   titlePage(doc, view);
   doc.addPage();
   summaryPage(doc, view);
