@@ -25,7 +25,6 @@ import type {
   ConflictList,
   Epoch,
   FrameworkCompliance,
-  GapReport,
   History,
   OrgFrameworkList,
   Requirement,
