@@ -63,7 +63,8 @@ describe.each(dbKinds)('CTE analysis API on %s', (kind) => {
       expect(report.gaps).toHaveLength(library.framework(frameworkId)!.requirements.length);
       const counted = { critical: 0, important: 0, minor: 0 };
       for (const gap of report.gaps) {
-        expect(Object.keys(gap)).toEqual(['controlId', 'priority', 'assessment', 'status', 'recommendation']);
+        // The spec's four members and none further, unless a client asks for more (`include`).
+        expect(Object.keys(gap)).toEqual(['controlId', 'priority', 'status', 'recommendation']);
         expect(gap.recommendation.length).toBeGreaterThan(40);
         counted[gap.priority] += 1;
       }
@@ -334,6 +335,42 @@ describe.each(dbKinds)('CTE analysis API on %s', (kind) => {
     const unknown = await get(`${CTE}/conflicts?frameworkId=sox`);
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().error.message).toBe('Framework not found');
+  });
+
+  it('adds where each gap’s status comes from only when asked, and caches the two reports apart', async () => {
+    const plain = await gapsOf('eu-ai-act');
+    const res = await get(`${CTE}/gaps/eu-ai-act?orgId=${org}&include=assessment`);
+    expect(res.statusCode).toBe(200);
+    const assessed = res.json() as { gaps: (Gap & { assessment: string })[]; summary: unknown };
+    expect(assessed).toEqual(
+      computeGaps(library, propagateCoverage(library, statuses), 'eu-ai-act', {
+        ...(context as GapContext),
+        includeAssessment: true,
+      }),
+    );
+    expect(assessed.summary).toEqual(plain.summary);
+    for (const [index, gap] of assessed.gaps.entries()) {
+      expect(Object.keys(gap)).toEqual(['controlId', 'priority', 'status', 'recommendation', 'assessment']);
+      expect(['direct', 'inferred', 'none']).toContain(gap.assessment);
+      const { assessment: _assessment, ...four } = gap;
+      expect(four).toEqual(plain.gaps[index]);
+    }
+    // Read again in either order, each variant keeps its own shape (the cache holds them under two keys).
+    expect(await gapsOf('eu-ai-act')).toEqual(plain);
+    expect((await get(`${CTE}/gaps/eu-ai-act?orgId=${org}&include=assessment`)).json()).toEqual(assessed);
+    const unknown = await get(`${CTE}/gaps/eu-ai-act?orgId=${org}&include=factors`);
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error.details.fields[0].field).toBe('querystring.include');
+  });
+
+  it('documents the include parameter of the gap report in the OpenAPI document', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/v1/openapi.json', key: null });
+    expect(res.statusCode).toBe(200);
+    const operation = res.json().paths['/api/v1/cte/gaps/{frameworkId}'].get;
+    const include = operation.parameters.find((p: { name: string; in: string }) => p.name === 'include');
+    expect(include).toMatchObject({ in: 'query', required: false, schema: { enum: ['assessment'] } });
+    const gap = operation.responses['200'].content['application/json'].schema.properties.gaps.items;
+    expect(gap.required).toEqual(['controlId', 'priority', 'status', 'recommendation']);
   });
 
   it('analyses a tenant key’s own org and refuses others', async () => {

@@ -297,7 +297,10 @@ export function orgApi(t: TestApp, orgId: string) {
         recommendation: string;
       }[]
     > {
-      const res = await call('GET', `/api/v1/cte/gaps/${enc(frameworkId)}?orgId=${enc(orgId)}`);
+      const res = await call(
+        'GET',
+        `/api/v1/cte/gaps/${enc(frameworkId)}?orgId=${enc(orgId)}&include=assessment`,
+      );
       return expectStatus(res, 200).json().gaps;
     },
   };

@@ -1,5 +1,5 @@
 import { ctePath } from '../../../src/clients/api-client/paths.js';
-import type { ConflictList, Coverage, FrameworkCoverage, GapReport, SearchResult } from '../api';
+import type { AssessedGapReport, ConflictList, Coverage, FrameworkCoverage, SearchResult } from '../api';
 import { filled } from '../api';
 import { type Session, useLoad, useSession } from '../ui';
 
@@ -7,7 +7,11 @@ import { type Session, useLoad, useSession } from '../ui';
 
 export const useGaps = (frameworkId: string) => {
   const { api, orgId } = useSession();
-  return useLoad(() => api.get<GapReport>(ctePath('gaps', frameworkId), { orgId }), [orgId, frameworkId]);
+  // The console shows where each gap's status comes from, so it asks for the `assessment` member too.
+  return useLoad(
+    () => api.get<AssessedGapReport>(ctePath('gaps', frameworkId), { orgId, include: 'assessment' }),
+    [orgId, frameworkId],
+  );
 };
 
 /** Every framework's coverage and the pairwise heatmap. */

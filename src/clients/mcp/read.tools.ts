@@ -20,11 +20,11 @@ import {
 } from '../api-client/paths.js';
 import type {
   AiSystemList,
+  AssessedGapReport,
   AttestationList,
   ConflictList,
   Epoch,
   FrameworkCompliance,
-  GapReport,
   History,
   OrgFrameworkList,
   Requirement,
@@ -155,8 +155,9 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       ...pageInfo,
     },
     run: async (args, { client, orgId }) => {
-      const report = await client.get<GapReport>(ctePath('gaps', args.frameworkId), {
+      const report = await client.get<AssessedGapReport>(ctePath('gaps', args.frameworkId), {
         orgId,
+        include: 'assessment',
       });
       const gaps = report.gaps
         .filter((gap) => !args.priority || gap.priority === args.priority)

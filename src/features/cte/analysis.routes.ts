@@ -8,6 +8,7 @@ import {
   CoverageSchema,
   FrameworkCoverageSchema,
   FrameworkParams,
+  GapQuery,
   GapReportSchema,
   OrgQuery,
   RequirementCoverageSchema,
@@ -29,14 +30,17 @@ export const analysisRoutes: FeatureRoutes = async function analysisRoutes(app, 
         summary: 'Gap analysis of one framework for an organization',
         description: `Every unmet requirement with its priority and a specific recommendation. ${ORG_NOTE}`,
         params: FrameworkParams,
-        querystring: OrgQuery,
+        querystring: GapQuery,
         response: { 200: GapReportSchema, ...errorResponses },
       },
     },
     (request, reply) => {
       const { frameworkId } = request.params;
+      const { include } = request.query;
+      // The two variants are serialized apart: each has its own name in the org read cache.
+      const name = include ? `gaps/${frameworkId}?include=${include}` : `gaps/${frameworkId}`;
       return whenReady(analysedOrg(ctx, request, request.query.orgId), (orgId) =>
-        sendReport(ctx, reply, orgId, `gaps/${frameworkId}`, (analysis) => gapsOf(analysis, frameworkId)),
+        sendReport(ctx, reply, orgId, name, (analysis) => gapsOf(analysis, frameworkId, { include })),
       );
     },
   );

@@ -10,6 +10,7 @@ import type { Em } from '../../platform/db/database.js';
 import { resourceNotFound } from '../../platform/errors.js';
 import { ISO_42001 } from '../../shared/vocabulary.js';
 import { type CoverageReport, coverageFraction, coverageReport } from './coverage.js';
+import type { GapInclude } from './cte.schemas.js';
 import { computeGaps, type GapReport } from './gaps.js';
 import {
   type CoverageResult,
@@ -23,6 +24,10 @@ import {
 import type { FrameworkLibrary } from './library.js';
 import { type CurrentLibrary, currentLibrary, requireFramework } from './library.service.js';
 import { loadOrgState, type OrgState } from './org-state.service.js';
+
+export interface GapOptions {
+  include?: GapInclude;
+}
 
 export interface OrgAnalysis {
   orgId: string;
@@ -61,20 +66,31 @@ export async function analysisOf(em: Em, orgId: string): Promise<CachedAnalysis>
 }
 
 /** `{frameworkId, gaps, summary}` of one framework for the org. */
-export async function orgGaps(em: Em, orgId: string, frameworkId: string): Promise<GapReport> {
-  return gapsOf(await analysisOf(em, orgId), frameworkId);
+export async function orgGaps(
+  em: Em,
+  orgId: string,
+  frameworkId: string,
+  options: GapOptions = {},
+): Promise<GapReport> {
+  return gapsOf(await analysisOf(em, orgId), frameworkId, options);
 }
 
-export function gapsOf(analysis: CachedAnalysis, frameworkId: string): GapReport {
+/**
+ * The gap report with the spec's four members per gap, or with `assessment` too when asked for; each
+ * variant is cached under its own key.
+ */
+export function gapsOf(analysis: CachedAnalysis, frameworkId: string, options: GapOptions = {}): GapReport {
   const { orgId } = analysis;
   requireFramework(analysis.library, frameworkId);
-  let report = analysis.gaps.get(frameworkId);
+  const key = options.include ? `${frameworkId}?include=${options.include}` : frameworkId;
+  let report = analysis.gaps.get(key);
   if (!report) {
     report = computeGaps(analysis.library, analysis.coverage, frameworkId, {
       aiSystemRiskLevels: analysis.state.aiSystemRiskLevels,
       orgId,
+      includeAssessment: options.include === 'assessment',
     });
-    analysis.gaps.set(frameworkId, report);
+    analysis.gaps.set(key, report);
   }
   return report;
 }

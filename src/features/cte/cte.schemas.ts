@@ -114,15 +114,30 @@ export const ImportResultSchema = Type.Object({
   outcome: Enum(['created', 'replaced', 'unchanged'], 'What the import did'),
 });
 
+/** What a gap report adds to the spec's four members when a client asks for it. */
+export const GAP_INCLUDES = ['assessment'] as const;
+export type GapInclude = (typeof GAP_INCLUDES)[number];
+export const GapQuery = Type.Object({
+  ...OrgQuery.properties,
+  include: Type.Optional(
+    Enum(
+      GAP_INCLUDES,
+      'assessment: add to each gap where its status comes from (direct | inferred | none); without it a gap has exactly controlId, priority, status and recommendation',
+    ),
+  ),
+});
+
 export const GapReportSchema = Type.Object({
   frameworkId: Type.String(),
   gaps: Type.Array(
     Type.Object({
       controlId: Type.String(),
       priority: Enum(GAP_PRIORITIES, 'critical | important | minor'),
-      assessment: Enum(
-        ASSESSMENT_SOURCES,
-        'Where the requirement’s status comes from: direct (the org recorded it), inferred (the crosswalk), none',
+      assessment: Type.Optional(
+        Enum(
+          ASSESSMENT_SOURCES,
+          'Only with include=assessment. Where the requirement’s status comes from: direct (the org recorded it), inferred (the crosswalk), none',
+        ),
       ),
       status: Text(
         'Own controls: not_started | in_progress | implemented (evidence expired); other frameworks: uncovered | partial | excluded (every mapped control excluded)',

@@ -42,13 +42,15 @@ export interface GapContext {
   aiSystemRiskLevels?: readonly RiskLevel[];
   /** The organization, named in the commands that recommendations suggest. */
   orgId?: string;
+  /** Add `assessment` to each gap; without it a gap has exactly the spec's four members. */
+  includeAssessment?: boolean;
 }
 
 export interface Gap {
   controlId: string;
   priority: GapPriority;
-  /** Where the requirement's status comes from. */
-  assessment: AssessmentSource;
+  /** Where the requirement's status comes from; only when asked for (`includeAssessment`). */
+  assessment?: AssessmentSource;
   status: GapStatus;
   recommendation: string;
 }
@@ -70,6 +72,7 @@ export interface GapFactors {
 }
 
 export interface GapDetail extends Gap {
+  assessment: AssessmentSource;
   factors: GapFactors;
 }
 
@@ -396,7 +399,10 @@ export function computeGapDetails(
   return details.map(({ order: _order, ...detail }) => detail);
 }
 
-/** `{frameworkId, gaps, summary}` exactly as the API returns it; summary counts equal the list. */
+/**
+ * `{frameworkId, gaps, summary}` exactly as the API returns it; summary counts equal the list. A gap has
+ * the spec's four members, then `assessment` only with `includeAssessment`.
+ */
 export function computeGaps(
   library: FrameworkLibrary,
   coverage: CoverageResult,
@@ -407,7 +413,9 @@ export function computeGaps(
   const summary: Record<GapPriority, number> = { critical: 0, important: 0, minor: 0 };
   const gaps = details.map(({ controlId, priority, assessment, status, recommendation }) => {
     summary[priority] += 1;
-    return { controlId, priority, assessment, status, recommendation };
+    return context.includeAssessment
+      ? { controlId, priority, status, recommendation, assessment }
+      : { controlId, priority, status, recommendation };
   });
   return { frameworkId, gaps, summary };
 }
