@@ -115,7 +115,8 @@ export async function setStatus(
   await writeJudgement(
     em,
     { orgId: input.orgId, frameworkId: ISO_42001, requirementId: input.controlId },
-    { status: input.status, reviewer: input.actor },
+    // The note goes on the record (as through the requirement routes) and into the change log.
+    { status: input.status, reviewer: input.actor, note: input.note ?? undefined },
     { actor: input.actor, keyId: input.keyId, note: input.note },
     controlMustExist(input.controlId),
   );
