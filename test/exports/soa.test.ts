@@ -256,6 +256,19 @@ describe('SoA as PDF', () => {
     expect(text.match(/Control Domain Title Applicable Justification/g)?.length).toBe(pages - 2);
   });
 
+  it('says Excluded, not a progress status, for a control that does not apply (PDF and Markdown)', async () => {
+    const data = exportData();
+    const excluded = data.controls.filter((control) => !control.applicable);
+    expect(excluded.length).toBeGreaterThan(0);
+    const { text } = await pdfText((await renderSoa(data, 'pdf')).body as Buffer);
+    expect(text.match(/Excluded/g)?.length).toBe(excluded.length);
+    const markdown = (await renderSoa(data, 'markdown')).body as string;
+    for (const control of excluded) {
+      const row = markdown.split('\n').find((line) => line.startsWith(`| ${control.controlId} |`));
+      expect(row, control.controlId).toContain('| Excluded |');
+    }
+  });
+
   it('renders Greek and CJK in the org name, long cells and many evidence items', async () => {
     const data = exportData({ evidenceFor: (index) => (index === 0 ? 500 : 1) });
     data.org.name = 'Zürich Ωmega 東京 AI';

@@ -1,7 +1,7 @@
 import { escapeMarkdownCell, escapeMarkdownLine } from '../../../shared/markdown.js';
 import { strictHttpUri } from '../uri.js';
 import type { SoaEvidenceRef, SoaRow, SoaView } from './soa.types.js';
-import { STATUS_LABELS, scoreText } from './soa-view.js';
+import { scoreText, statusText } from './soa-view.js';
 
 const HEADER = [
   'Control',
@@ -59,7 +59,7 @@ export function renderSoaMarkdown(view: SoaView): string {
         escapeMarkdownCell(row.title),
         row.applicable ? 'Yes' : 'No',
         escapeMarkdownCell(row.justification ?? ''),
-        STATUS_LABELS[row.status],
+        statusText(row),
         evidenceCell(row),
         escapeMarkdownCell(row.reviewer ?? ''),
         escapeMarkdownCell(row.updatedAt),

@@ -2,7 +2,7 @@ import PDFDocument from 'pdfkit';
 import { heightOfText, registerFonts, setFont, type TextFont, writeText } from './pdf-fonts.js';
 import { drawScoreChart } from './score-chart.js';
 import type { SoaRow, SoaView } from './soa.types.js';
-import { evidenceReferenceLines, STATUS_LABELS, scoreText } from './soa-view.js';
+import { evidenceReferenceLines, scoreText, statusText } from './soa-view.js';
 
 const MARGIN = 40;
 const TABLE_FONT_SIZE = 7.5;
@@ -19,7 +19,7 @@ const COLUMNS: { header: string; width: number; cell: (row: SoaRow) => string }[
   { header: 'Title', width: 112, cell: (row) => row.title },
   { header: 'Applicable', width: 48, cell: (row) => (row.applicable ? 'Yes' : 'No') },
   { header: 'Justification', width: 130, cell: (row) => row.justification ?? '' },
-  { header: 'Status', width: 54, cell: (row) => STATUS_LABELS[row.status] },
+  { header: 'Status', width: 54, cell: statusText },
   { header: 'Evidence', width: 150, cell: (row) => evidenceReferenceLines(row, EVIDENCE_LINES).join('\n') },
   { header: 'Reviewer', width: 70, cell: (row) => row.reviewer ?? '' },
   { header: 'Last update', width: 67, cell: (row) => dateTimeText(row.updatedAt) },

@@ -37,11 +37,16 @@ export function soaView(data: OrgExportData): SoaView {
   };
 }
 
-export const STATUS_LABELS: Record<ControlStatus, string> = {
+const STATUS_LABELS: Record<ControlStatus, string> = {
   implemented: 'Implemented',
   in_progress: 'In progress',
   not_started: 'Not started',
 };
+
+/** The status column of a row: a control that does not apply is excluded, whatever progress it records. */
+export function statusText(row: Pick<SoaRow, 'applicable' | 'status'>): string {
+  return row.applicable ? STATUS_LABELS[row.status] : 'Excluded';
+}
 
 /** `Title [id] url`: enough for an auditor to find the item, in plain text. */
 export function evidenceReferenceText(ref: SoaEvidenceRef): string {
