@@ -10,6 +10,7 @@ import type { AppContext } from './context.js';
 import { aiSystemRoutes } from './features/ai-systems/ai-systems.routes.js';
 import { attestationRoutes } from './features/attestations/attestations.routes.js';
 import { registerAuth } from './features/auth/auth.plugin.js';
+import { AuthFailureLimiter } from './features/auth/auth-failures.js';
 import { keyRoutes, meRoutes } from './features/auth/keys.routes.js';
 import { complianceRoutes } from './features/compliance/compliance.routes.js';
 import { consoleRoutes, findConsoleDir } from './features/console/console.routes.js';
@@ -122,7 +123,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Built once per app: nothing the database holds is kept by a module.
   const caches = createCaches(db, config);
-  registerAuth(app, caches.apiKeys);
+  registerAuth(
+    app,
+    caches.apiKeys,
+    new AuthFailureLimiter(config.authFailures.max, config.authFailures.windowMs),
+  );
 
   // Public routes (health, the OpenAPI document, the console) are not rate limited: the limiter then adds
   // no hook to them at all, where an allow-list would be asked on every request of every route.

@@ -15,6 +15,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   bodyLimitBytes: number;
   rateLimit: { max: number; windowMs: number };
+  /** Refused authentications per client address and window, then `429` without asking the database. */
+  authFailures: { max: number; windowMs: number };
   /** Upper bound for a request waiting on a queued job (exports). */
   jobWaitMs: number;
   embeddings: { modelDir: string; modelName: string };
@@ -86,6 +88,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     rateLimit: Object.freeze({
       max: integer(env, 'COMPLY_RATE_LIMIT_MAX', 6000, 1, 10_000_000),
       windowMs: integer(env, 'COMPLY_RATE_LIMIT_WINDOW_MS', 60_000, 100, 86_400_000),
+    }),
+    authFailures: Object.freeze({
+      max: integer(env, 'COMPLY_AUTH_FAILURES_MAX', 100, 1, 10_000_000),
+      windowMs: integer(env, 'COMPLY_AUTH_FAILURES_WINDOW_MS', 60_000, 100, 86_400_000),
     }),
     jobWaitMs: integer(env, 'COMPLY_JOB_WAIT_MS', 60_000, 100, 3_600_000),
     embeddings: Object.freeze({

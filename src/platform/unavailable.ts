@@ -1,4 +1,4 @@
-import { isTransientDatabaseError } from './db/transient.js';
+import { isSerializationFailure, isTransientDatabaseError } from './db/transient.js';
 import { AppError, type ErrorDetails } from './errors.js';
 
 /**
@@ -13,9 +13,12 @@ const REDIS_MESSAGE = /Stream isn't writeable|Connection is closed|Reached the m
 // The pool closed under a handler still running while the daemon shuts down (its client already gone).
 const DATABASE_CLOSED = /driver has already been destroyed|Cannot use a pool after calling end on the pool/i;
 
-/** Which dependency an unexpected error says is down, or null when it is a genuine fault of ours. */
+/**
+ * Which dependency an unexpected error says is down, or null when it is a genuine fault of ours. A
+ * serialization failure is neither: the database is up and chose one of two concurrent transactions.
+ */
 export function failedDependency(error: unknown): Dependency | null {
-  if (!(error instanceof Error)) return null;
+  if (!(error instanceof Error) || isSerializationFailure(error)) return null;
   if (error.name === 'MaxRetriesPerRequestError' || REDIS_MESSAGE.test(error.message)) return 'redis';
   if (DATABASE_CLOSED.test(error.message)) return 'database';
   // MikroORM wraps driver errors; the driver's own error is kept as the cause.

@@ -74,25 +74,37 @@ export async function revokeKey(em: Em, orgId: string, keyId: string): Promise<A
 export const countKeys = (em: Em): Promise<number> => countApiKeys(em);
 
 const CACHE_TTL_MS = 10_000;
-const CACHE_CAPACITY = 10_000;
+
+/** How many secrets each cache keeps: the keys that resolved, and the secrets that did not. */
+export interface KeyCacheCapacity {
+  keys: number;
+  refusals: number;
+}
+
+const CACHE_CAPACITY: KeyCacheCapacity = { keys: 10_000, refusals: 1_000 };
 
 /**
  * Resolves bearer secrets to principals. Lookups are by hash (the secret never reaches the database)
- * and cached briefly, because every request authenticates: 10 s, and past 10k secrets the least recently
- * used go first. Revocations reach every instance's cache at once through the revocation bus
- * (src/platform/cache/revocations.ts); the TTL bounds staleness only while Redis is down. The cache is
- * keyed by the secret itself, which the process holds anyway while it serves the request: a hit then costs
- * no hash (two microseconds of every request).
+ * and cached briefly, because every request authenticates: 10 s, and past the capacity the least recently
+ * used go first. Secrets that resolved to no key are cached apart, in a smaller cache: a flood of unknown
+ * secrets then evicts only other unknown ones, never a valid key. Revocations reach every instance's cache at
+ * once through the revocation bus (src/platform/cache/revocations.ts); the TTL bounds staleness only while
+ * Redis is down. The caches are keyed by the secret itself, which the process holds anyway while it serves
+ * the request: a hit then costs no hash (two microseconds of every request).
  */
 export class KeyResolver {
-  private readonly cache = new TtlCache<string, Principal | null>(CACHE_TTL_MS, CACHE_CAPACITY);
+  private readonly keys: TtlCache<string, Principal>;
+  private readonly refusals: TtlCache<string, null>;
   private readonly bootstrapSecret: Buffer | null;
 
   constructor(
     private readonly em: () => Em,
     bootstrapAdminKey: string | null,
+    capacity: KeyCacheCapacity = CACHE_CAPACITY,
   ) {
     this.bootstrapSecret = bootstrapAdminKey ? Buffer.from(bootstrapAdminKey, 'utf8') : null;
+    this.keys = new TtlCache(CACHE_TTL_MS, capacity.keys);
+    this.refusals = new TtlCache(CACHE_TTL_MS, capacity.refusals);
   }
 
   /**
@@ -106,7 +118,7 @@ export class KeyResolver {
         return { keyId: 'bootstrap', orgId: null, scopes: ['admin'] };
       }
     }
-    const principal = this.cache.get(secret);
+    const principal = this.keys.get(secret) ?? this.refusals.get(secret);
     reportCache('api-keys', principal !== undefined);
     return principal;
   }
@@ -116,19 +128,23 @@ export class KeyResolver {
     const hash = hashSecret(secret);
     const row = await selectApiKeyByHash(this.em(), hash);
     // The index lookup found the row by hash; the constant-time compare keeps the check itself uniform.
-    const principal =
-      row && !row.revokedAt && digestsEqual(row.keyHash, hash)
-        ? { keyId: row.keyId, orgId: row.orgId, scopes: row.scopes }
-        : null;
-    this.cache.set(secret, principal);
-    return principal;
+    if (row && !row.revokedAt && digestsEqual(row.keyHash, hash)) {
+      const principal = { keyId: row.keyId, orgId: row.orgId, scopes: row.scopes };
+      this.refusals.delete(secret);
+      this.keys.set(secret, principal);
+      return principal;
+    }
+    this.keys.delete(secret);
+    this.refusals.set(secret, null);
+    return null;
   }
 
   clear(): void {
-    this.cache.clear();
+    this.keys.clear();
+    this.refusals.clear();
   }
 
   evict(keyId: string): void {
-    this.cache.deleteWhere((principal) => principal?.keyId === keyId);
+    this.keys.deleteWhere((principal) => principal.keyId === keyId);
   }
 }

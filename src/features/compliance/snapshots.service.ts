@@ -3,6 +3,7 @@ import { IsolationLevel } from '@mikro-orm/core';
 import canonicalize from 'canonicalize';
 import type { Static } from 'typebox';
 import type { Em } from '../../platform/db/database.js';
+import { retryingTransaction } from '../../platform/db/retry.js';
 import { conflict, resourceNotFound } from '../../platform/errors.js';
 import { isExpired, type RecordRow, readRecords } from '../../records/records.store.js';
 import { stateKey } from '../../records/state-log.js';
@@ -116,7 +117,10 @@ export async function createSnapshot(
 ): Promise<SnapshotView> {
   const labelTaken = () => conflict('A snapshot with this label already exists', { label: input.label });
   if (await snapshotLabelTaken(em, input.orgId, input.label)) throw labelTaken();
-  return em.transactional(
+  // Under repeatable read, the loser of a race for the label fails to serialize once the winner commits; run
+  // again, it sees the winner's snapshot and answers 409 like any later request.
+  return retryingTransaction(
+    em,
     async (tx) => {
       const { scores, controls, frameworks } = await captureRecords(tx, input.orgId, now);
       const content: SnapshotContent = {

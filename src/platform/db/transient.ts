@@ -22,3 +22,18 @@ export function isTransientDatabaseError(error: unknown): boolean {
   if (typeof code === 'string' && (TRANSIENT_CODES.has(code) || code.startsWith('08'))) return true;
   return TRANSIENT_MESSAGE.test(error.message);
 }
+
+/** SQLSTATEs of a transaction that lost to a concurrent one; the same transaction run again can succeed. */
+const SERIALIZATION_CODES = new Set(['40001', '40P01']);
+
+/**
+ * True when the error (or one it wraps: the ORM keeps the driver's error as the cause) is a serialization
+ * failure or a deadlock: a conflict between concurrent transactions, not a fault of the database.
+ */
+export function isSerializationFailure(error: unknown): boolean {
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && SERIALIZATION_CODES.has(code)) return true;
+  }
+  return false;
+}

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, envelope } from '../errors.js';
+import { isSerializationFailure } from '../db/transient.js';
+import { AppError, conflict, envelope } from '../errors.js';
 import { dependencyUnavailable, failedDependency, RETRY_AFTER_SECONDS } from '../unavailable.js';
 
 interface ValidationIssue {
@@ -48,7 +49,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((raw: FastifyError | AppError, request, reply) => {
     // A dependency that is down (the database, Redis) is the client's cue to retry, not our fault.
     const dependency = raw instanceof AppError ? null : failedDependency(raw);
-    const error = dependency ? dependencyUnavailable(dependency) : raw;
+    // A transaction that lost to a concurrent one more often than it was retried: the client's cue to send
+    // the request again, and no outage.
+    const error = dependency
+      ? dependencyUnavailable(dependency)
+      : !(raw instanceof AppError) && isSerializationFailure(raw)
+        ? conflict('The request conflicted with concurrent changes; send it again', {
+            reason: 'concurrent-update',
+          })
+        : raw;
     if (error instanceof AppError) {
       if (error.code === 'SERVICE_UNAVAILABLE') {
         // One line per refusal, without a stack: an outage is not a bug, and must not flood the log.
