@@ -6,6 +6,7 @@ import addFormatsModule from 'ajv-formats';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type onSendHookHandler } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { AppContext } from './context.js';
+import { AiSystemDirectory } from './features/ai-systems/ai-systems.directory.js';
 import { aiSystemRoutes } from './features/ai-systems/ai-systems.routes.js';
 import { attestationRoutes } from './features/attestations/attestations.routes.js';
 import { registerAuth } from './features/auth/auth.plugin.js';
@@ -174,7 +175,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Operators' tooling and tests watch revocations arrive (the `revocation` event).
   app.decorate('revocations', revocations);
   app.addHook('onClose', async () => revocations.close());
-  const ctx: AppContext = { config, db, jobs, keys, readCache, revocations, log: app.log };
+  const aiSystems = new AiSystemDirectory(db, options.redis ?? null);
+  aiSystems.start();
+  app.addHook('onClose', async () => aiSystems.close());
+  const ctx: AppContext = { config, db, aiSystems, jobs, keys, readCache, revocations, log: app.log };
   await app.register(healthRoutes, { ctx });
   const consoleDir = findConsoleDir();
   if (consoleDir) await app.register(consoleRoutes, { dir: consoleDir });

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { AiSystemDirectory } from './features/ai-systems/ai-systems.directory.js';
 import type { KeyResolver } from './features/auth/keys.service.js';
 import type { OrgReadCache } from './platform/cache/org-read-cache.js';
 import type { RevocationBus } from './platform/cache/revocations.js';
@@ -10,6 +11,8 @@ import type { JobRunner } from './platform/jobs/jobs.js';
 export interface AppContext {
   config: Readonly<Config>;
   db: Database;
+  /** Resolves the AI system an attestation names; the AI-system routes tell it what they changed. */
+  aiSystems: AiSystemDirectory;
   jobs: JobRunner;
   keys: KeyResolver;
   /** Serialized hot reads per org; writers invalidate the org after their commit. */

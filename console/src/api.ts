@@ -170,6 +170,7 @@ export interface Attestation {
   level: 'L0' | 'L2';
   epochId: string;
   systemId: string | null;
+  systemIdAsPosted?: string;
   controlIds: string[];
   timestamp: string;
   claims: Record<string, unknown>;

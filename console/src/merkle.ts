@@ -6,6 +6,8 @@ export interface EpochRecord {
   level: string;
   epochId: string;
   systemId: string | null;
+  /** The body's systemId when it named the system by name: what the signed content holds. */
+  systemIdAsPosted?: string;
   controlIds: string[];
   timestamp: string;
   claims: Record<string, unknown>;
@@ -56,7 +58,7 @@ export function contentOf(record: EpochRecord): string {
     ...(record.serverAssignedId ? {} : { attestationId: record.attestationId }),
     level: record.level,
     epochId: record.epochId,
-    ...(record.systemId === null ? {} : { systemId: record.systemId }),
+    ...(record.systemId === null ? {} : { systemId: record.systemIdAsPosted ?? record.systemId }),
     controlIds: record.controlIds,
     timestamp: record.timestamp,
     claims: record.claims,

@@ -31,7 +31,10 @@ export interface AttestationRecord {
   attestationId: string;
   level: AttestationLevel;
   epochId: string;
+  /** The AI system's id, whether the body named the system by its id or by its name. */
   systemId: string | null;
+  /** The body's systemId when it named the system by name: what the signed content holds. */
+  systemIdAsPosted?: string;
   controlIds: string[];
   timestamp: string;
   claims: Record<string, unknown>;
@@ -60,7 +63,7 @@ export function contentOfRecord(record: AttestationRecord): AttestationBody {
     ...(record.serverAssignedId ? {} : { attestationId: record.attestationId }),
     level: record.level,
     epochId: record.epochId,
-    ...(record.systemId === null ? {} : { systemId: record.systemId }),
+    ...(record.systemId === null ? {} : { systemId: record.systemIdAsPosted ?? record.systemId }),
     controlIds: record.controlIds,
     timestamp: record.timestamp,
     claims: record.claims,

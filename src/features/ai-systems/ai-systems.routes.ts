@@ -60,6 +60,7 @@ export const aiSystemRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       const { orgId } = request.params;
       await requireOrg(em, orgId);
       const system = await createAiSystem(em, orgId, request.body);
+      ctx.aiSystems.changed(orgId);
       return reply
         .status(201)
         .header('location', `/api/v1/orgs/${encodeURIComponent(orgId)}/ai-systems/${system.systemId}`)
@@ -99,7 +100,9 @@ export const aiSystemRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     async (request) => {
       const em = ctx.db.em();
       await requireOrg(em, request.params.orgId);
-      return updateAiSystem(em, request.params.orgId, request.params.systemId, request.body);
+      const system = await updateAiSystem(em, request.params.orgId, request.params.systemId, request.body);
+      ctx.aiSystems.changed(request.params.orgId);
+      return system;
     },
   );
 
@@ -118,6 +121,7 @@ export const aiSystemRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       const em = ctx.db.em();
       await requireOrg(em, request.params.orgId);
       await deleteAiSystem(em, request.params.orgId, request.params.systemId);
+      ctx.aiSystems.changed(request.params.orgId);
       return reply.status(204).send(null);
     },
   );

@@ -20,7 +20,10 @@ import { EpochSummaryCache } from './epochs.service.js';
 
 export const attestationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const epochSummaries = new EpochSummaryCache();
-  const ingest = new AttestationIngest(ctx.db);
+  const ingest = new AttestationIngest(ctx.db, {
+    systems: ctx.aiSystems,
+    freshnessDays: ctx.config.attestationFreshnessDays,
+  });
   app.addHook('onClose', () => ingest.close());
   // The hot path needs an entity manager only for the (cached) org check: one fork serves every request.
   const orgCheck = ctx.db.em();
