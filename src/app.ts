@@ -7,6 +7,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { createCaches } from './caches.js';
 import type { AppContext } from './context.js';
+import { AiSystemDirectory } from './features/ai-systems/ai-systems.directory.js';
 import { aiSystemRoutes } from './features/ai-systems/ai-systems.routes.js';
 import { attestationRoutes } from './features/attestations/attestations.routes.js';
 import { registerAuth } from './features/auth/auth.plugin.js';
@@ -170,7 +171,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Operators' tooling and tests watch revocations arrive (the `revocation` event).
   app.decorate('revocations', revocations);
   app.addHook('onClose', async () => revocations.close());
-  const ctx: AppContext = { config, db, jobs, caches, readCache, revocations, log: app.log };
+  const aiSystems = new AiSystemDirectory(db, options.redis ?? null);
+  aiSystems.start();
+  app.addHook('onClose', async () => aiSystems.close());
+  const ctx: AppContext = { config, db, aiSystems, jobs, caches, readCache, revocations, log: app.log };
   await app.register(healthRoutes, { ctx });
   const consoleDir = findConsoleDir();
   if (consoleDir) await app.register(consoleRoutes, { dir: consoleDir });

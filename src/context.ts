@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger } from 'fastify';
+import type { AiSystemDirectory } from './features/ai-systems/ai-systems.directory.js';
 import type { EpochSummaryCache } from './features/attestations/epochs.service.js';
 import type { KnownControls } from './features/attestations/known-controls.js';
 import type { KeyResolver } from './features/auth/keys.service.js';
@@ -32,6 +33,8 @@ export interface Caches {
 export interface AppContext {
   config: Readonly<Config>;
   db: Database;
+  /** Resolves the AI system an attestation names; the AI-system routes tell it what they changed. */
+  aiSystems: AiSystemDirectory;
   jobs: JobRunner;
   caches: Caches;
   /** Serialized hot reads per org; writers invalidate the org after their commit. */

@@ -17,6 +17,8 @@ export interface Config {
   rateLimit: { max: number; windowMs: number };
   /** Refused authentications per client address and window, then `429` without asking the database. */
   authFailures: { max: number; windowMs: number };
+  /** Days after an attestation's time at which the evidence it created expires. */
+  attestationFreshnessDays: number;
   /** Upper bound for a request waiting on a queued job (exports). */
   jobWaitMs: number;
   embeddings: { modelDir: string; modelName: string };
@@ -93,6 +95,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       max: integer(env, 'COMPLY_AUTH_FAILURES_MAX', 100, 1, 10_000_000),
       windowMs: integer(env, 'COMPLY_AUTH_FAILURES_WINDOW_MS', 60_000, 100, 86_400_000),
     }),
+    attestationFreshnessDays: integer(env, 'COMPLY_ATTESTATION_FRESHNESS_DAYS', 90, 1, 36_500),
     jobWaitMs: integer(env, 'COMPLY_JOB_WAIT_MS', 60_000, 100, 3_600_000),
     embeddings: Object.freeze({
       modelDir: path.resolve(env.COMPLY_MODEL_DIR || './models'),

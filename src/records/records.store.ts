@@ -32,16 +32,18 @@ export const isExpired = (expiresAt: string | null, now: Date) =>
 
 /**
  * `requirement_records` with the attestation evidence pieces not yet folded in, as every read of a roll-up
- * sees it (alias it `r`). Attestation evidence never expires, so a record with pieces has open-ended
- * evidence. The per-record sum is an index range scan over the few pieces left since the last fold.
+ * sees it (alias it `r`). A piece carries the latest expiry of the evidence it counts; a piece without one
+ * counts evidence stored when attestation evidence did not expire, which is open-ended. The per-record sum is
+ * an index range scan over the few pieces left since the last fold.
  */
 const RECORDS = `(select r.org_id, r.framework_id, r.requirement_id, r.status, r.applicable, r.justification,
     r.reviewer, r.owner, r.note, r.updated_at, r.evidence_document_count, r.evidence_link_count,
-    r.evidence_expires_max,
+    greatest(r.evidence_expires_max, p.expires_max) as evidence_expires_max,
     r.evidence_count + coalesce(p.attestations, 0) as evidence_count,
     r.evidence_attestation_count + coalesce(p.attestations, 0) as evidence_attestation_count,
-    r.evidence_never_expires or p.attestations is not null as evidence_never_expires
-  from requirement_records r cross join lateral (select sum(p.attestations)::int as attestations
+    r.evidence_never_expires or coalesce(p.never_expires, false) as evidence_never_expires
+  from requirement_records r cross join lateral (select sum(p.attestations)::int as attestations,
+      max(p.expires_max) as expires_max, bool_or(p.expires_max is null) as never_expires
     from requirement_evidence_pieces p
     where p.org_id = r.org_id and p.framework_id = r.framework_id and p.requirement_id = r.requirement_id) p)`;
 
@@ -356,13 +358,14 @@ export async function addEvidenceRollups(tx: Em, deltas: EvidenceRollupDelta[]):
 
 /**
  * A common table expression for a statement that inserted attestation evidence as `new_evidence(org_id,
- * framework_id, requirement_id)`: appends one roll-up piece per record it added to. Nothing it writes is
+ * framework_id, requirement_id, expires_at)`: appends one roll-up piece per record it added to, with the
+ * latest expiry of the evidence it counts. Nothing it writes is
  * shared between statements, so concurrent ingest batches never wait on each other here (an update of the
  * records would hold their rows locked until commit).
  */
 export const EVIDENCE_PIECES_CTE = `evidence_pieces as (
-  insert into requirement_evidence_pieces (org_id, framework_id, requirement_id, attestations)
-  select org_id, framework_id, requirement_id, count(*)::int from new_evidence
+  insert into requirement_evidence_pieces (org_id, framework_id, requirement_id, attestations, expires_max)
+  select org_id, framework_id, requirement_id, count(*)::int, max(expires_at) from new_evidence
   group by org_id, framework_id, requirement_id
 )`;
 
@@ -383,12 +386,14 @@ const FOLD_PIECES = {
   text: `
 with folded as (
   delete from requirement_evidence_pieces where org_id = $1
-  returning framework_id, requirement_id, attestations
+  returning framework_id, requirement_id, attestations, expires_max
 ), sums as (
-  select framework_id, requirement_id, sum(attestations)::int as added from folded
+  select framework_id, requirement_id, sum(attestations)::int as added, max(expires_max) as expires_max,
+    bool_or(expires_max is null) as never_expires
+  from folded
   group by framework_id, requirement_id
 ), locked as materialized (
-  select r.framework_id, r.requirement_id, s.added
+  select r.framework_id, r.requirement_id, s.added, s.expires_max, s.never_expires
   from requirement_records r join sums s using (framework_id, requirement_id)
   where r.org_id = $1
   order by r.framework_id, r.requirement_id
@@ -396,7 +401,8 @@ with folded as (
 ), moved as (
   update requirement_records r set evidence_count = r.evidence_count + l.added,
     evidence_attestation_count = r.evidence_attestation_count + l.added,
-    evidence_never_expires = true
+    evidence_never_expires = r.evidence_never_expires or l.never_expires,
+    evidence_expires_max = greatest(r.evidence_expires_max, l.expires_max)
   from locked l
   where r.org_id = $1 and r.framework_id = l.framework_id and r.requirement_id = l.requirement_id
 )

@@ -31,7 +31,10 @@ export interface AttestationRecord {
   attestationId: string;
   level: AttestationLevel;
   epochId: string;
+  /** The AI system's id, whether the body named the system by its id or by its name. */
   systemId: string | null;
+  /** The body's systemId when it named the system by name: what the signed content holds. */
+  systemIdAsPosted?: string;
   controlIds: string[];
   timestamp: string;
   claims: Record<string, unknown>;
@@ -61,6 +64,7 @@ export type SignedFields = Pick<
   | 'level'
   | 'epochId'
   | 'systemId'
+  | 'systemIdAsPosted'
   | 'controlIds'
   | 'timestamp'
   | 'claims'
@@ -76,7 +80,7 @@ export function contentOfRecord(record: SignedFields & Partial<AttestationRecord
     ...(record.serverAssignedId ? {} : { attestationId: record.attestationId }),
     level: record.level,
     epochId: record.epochId,
-    ...(record.systemId === null ? {} : { systemId: record.systemId }),
+    ...(record.systemId === null ? {} : { systemId: record.systemIdAsPosted ?? record.systemId }),
     controlIds: record.controlIds,
     timestamp: record.timestamp,
     claims: record.claims,

@@ -16,6 +16,8 @@ import { createTestApp, dbKinds, type TestApp } from '../support/app.js';
 
 const ORG = 'pieces-org';
 const CONTROLS = ['A.6.2.6', 'A.6.2.8'];
+/** Long enough that none of these early-2026 attestations' evidence has expired. */
+const FRESHNESS_DAYS = 3650;
 
 let serial = 0;
 const prepared = (controlIds = CONTROLS): PreparedAttestation => {
@@ -55,7 +57,7 @@ describe.each(dbKinds)('attestation evidence roll-up pieces on %s', (kind) => {
     return row.n;
   };
   const store = (rows: PreparedAttestation[]) =>
-    storeAttestationBatch(t.db, rows, ISO_42001, new Date(Date.UTC(2026, 0, 2)));
+    storeAttestationBatch(t.db, rows, ISO_42001, new Date(Date.UTC(2026, 0, 2)), FRESHNESS_DAYS);
   /** Every roll-up read of the two controls: records, views, states and the evidence page totals. */
   const rollups = async () => {
     const em = t.db.em();
@@ -124,8 +126,12 @@ describe.each(dbKinds)('attestation evidence roll-up pieces on %s', (kind) => {
       ['A.6.2.6', 2, 2],
       ['A.6.2.8', 3, 3],
     ]);
-    // Attestation evidence never expires.
+    // Attestation evidence is fresh for FRESHNESS_DAYS: none of it has expired yet, and each record says when
+    // its last piece of it will (the same before and after folding, below).
     expect(unfolded.views.every(([, , expired]) => expired === false)).toBe(true);
+    expect(unfolded.states.every(([, expired, expiresAt]) => expired === false && expiresAt !== null)).toBe(
+      true,
+    );
     expect(await mismatches()).toEqual([]);
 
     expect(await foldEvidencePieces(t.db, ORG)).toBe(3);

@@ -34,7 +34,6 @@ export function attestation(overrides: Body = {}): Body {
     attestationId: `att-${process.pid}-${sequence}-${Math.random().toString(36).slice(2, 8)}`,
     level: 'L2',
     epochId: 'epoch-1',
-    systemId: 'chatbot',
     controlIds: ['A.6.2.6'],
     timestamp: new Date(Date.UTC(2026, 10, 22, 10, 0, 0, sequence)).toISOString(),
     claims: { model: 'm-1', checks: { bias: 'pass', drift: 0.02 }, notes: ['ok'] },

@@ -75,7 +75,7 @@ describe.each(dbKinds)('attestation ingestion on %s', (kind) => {
       attestationId: body.attestationId,
       level: 'L2',
       epochId: 'epoch-1',
-      systemId: 'chatbot',
+      systemId: null,
       controlIds: ['A.6.2.6', 'A.6.2.8'],
       timestamp: body.timestamp,
       claims: body.claims,

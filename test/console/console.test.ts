@@ -117,7 +117,8 @@ beforeAll(async () => {
       attestationId: `att-${i}`,
       level: 'L0',
       epochId: EPOCH,
-      ...(i % 2 ? { systemId: 'support-bot' } : {}),
+      // By the system's name: the browser's epoch check must rebuild the content as posted.
+      ...(i % 2 ? { systemId: 'Support bot' } : {}),
       controlIds: ['A.6.2.6'],
       timestamp: new Date(base + (i % 3) * 60_000).toISOString(),
       claims: { drift: i / 100, note: 'ünïcødé ✓' },

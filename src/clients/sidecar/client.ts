@@ -28,6 +28,7 @@ export interface AttestationDraft {
   attestationId?: string;
   level: AttestationLevel;
   epochId: string;
+  /** One of the org's AI systems, by its systemId or its name (ignoring case); anything else is refused. */
   systemId?: string;
   controlIds: string[];
   /** Defaults to now. */

@@ -56,6 +56,7 @@ export const aiSystemRoutes: FeatureRoutes = async function aiSystemRoutes(app, 
       const em = ctx.db.em();
       const { orgId } = request.params;
       const system = await createAiSystem(em, orgId, request.body);
+      ctx.aiSystems.changed(orgId);
       return reply
         .status(201)
         .header('location', `/api/v1/orgs/${encodeURIComponent(orgId)}/ai-systems/${system.systemId}`)
@@ -93,7 +94,9 @@ export const aiSystemRoutes: FeatureRoutes = async function aiSystemRoutes(app, 
     },
     async (request) => {
       const em = ctx.db.em();
-      return updateAiSystem(em, request.params.orgId, request.params.systemId, request.body);
+      const system = await updateAiSystem(em, request.params.orgId, request.params.systemId, request.body);
+      ctx.aiSystems.changed(request.params.orgId);
+      return system;
     },
   );
 
@@ -111,6 +114,7 @@ export const aiSystemRoutes: FeatureRoutes = async function aiSystemRoutes(app, 
     async (request, reply) => {
       const em = ctx.db.em();
       await deleteAiSystem(em, request.params.orgId, request.params.systemId);
+      ctx.aiSystems.changed(request.params.orgId);
       return reply.status(204).send(null);
     },
   );

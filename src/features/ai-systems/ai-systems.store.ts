@@ -129,3 +129,14 @@ export async function selectActiveRiskLevels(em: Em, orgId: string): Promise<Ris
   );
   return rows.map((row) => row.riskLevel);
 }
+
+/** The org's systems' ids and names: what an attestation may name a system by. */
+export async function selectAiSystemNames(
+  em: Em,
+  orgId: string,
+): Promise<{ systemId: string; name: string }[]> {
+  return em.execute<{ systemId: string; name: string }[]>(
+    'select system_id as "systemId", name from ai_systems where org_id = ?',
+    [orgId],
+  );
+}

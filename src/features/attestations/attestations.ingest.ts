@@ -9,6 +9,7 @@ import { EvidenceFolding } from '../../records/evidence-folding.js';
 import { type AttestationRecord, signedContent } from '../../shared/attestation-content.js';
 import { contentHashOf } from '../../shared/content-hash.js';
 import { ISO_42001 } from '../../shared/vocabulary.js';
+import { AiSystemDirectory } from '../ai-systems/ai-systems.directory.js';
 import { SidecarKeyCache } from '../sidecars/sidecar-keys.cache.js';
 import { checkSignature } from './attestation.signature.js';
 import type { AttestationBodySchema } from './attestations.schemas.js';
@@ -46,6 +47,10 @@ export interface IngestOptions {
   maxInFlight?: number;
   /** How long a write keeps retrying while the database is unreachable before answering 503. */
   retryWindowMs?: number;
+  /** Days after an attestation's time at which its evidence expires (COMPLY_ATTESTATION_FRESHNESS_DAYS). */
+  freshnessDays?: number;
+  /** The app's AI-system directory, which the AI-system routes keep current; without it, one of its own. */
+  systems?: AiSystemDirectory;
 }
 
 /** A body as the route validated it; the signature's algorithm is checked here, with a reason. */
@@ -98,7 +103,9 @@ export class AttestationIngest {
   private readonly controls: KnownControls;
   private readonly sidecarKeys: SidecarKeyCache;
   private readonly folding: EvidenceFolding;
+  private readonly systems: AiSystemDirectory;
   private readonly retryWindowMs: number;
+  private readonly freshnessDays: number;
 
   constructor(
     private readonly db: Database,
@@ -107,7 +114,9 @@ export class AttestationIngest {
     this.controls = options.caches?.knownControls ?? new KnownControls(db);
     this.sidecarKeys = options.caches?.sidecarKeys ?? new SidecarKeyCache(db);
     this.folding = new EvidenceFolding(db);
+    this.systems = options.systems ?? new AiSystemDirectory(db);
     this.retryWindowMs = options.retryWindowMs ?? 15_000;
+    this.freshnessDays = options.freshnessDays ?? 90;
     const maxEvidence = options.maxBatchEvidenceRows ?? 2048;
     this.batcher = new Batcher((items) => this.writeBatch(items), {
       maxItems: options.maxBatchItems ?? 256,
@@ -118,8 +127,8 @@ export class AttestationIngest {
   }
 
   /**
-   * Checks, signs off and durably stores one posted attestation. With the org's key and the control ids
-   * cached, the checks run at once and the request waits only for its batch.
+   * Checks, signs off and durably stores one posted attestation. With the org's key, the control ids and
+   * the org's AI systems cached, the checks run at once and the request waits only for its batch.
    */
   ingest(orgId: string, body: PostedAttestation, postedBy: string | null): Promise<IngestResult> {
     // A request queued behind batches that are themselves retrying must not start a fresh window when its
@@ -176,28 +185,48 @@ export class AttestationIngest {
             unknownControlIds: unknown,
           });
         }
-        const attestationId = body.attestationId ?? crypto.randomUUID();
-        return {
-          orgId,
-          attestationId,
-          serverAssignedId: body.attestationId === undefined,
-          level: body.level,
-          epochId: body.epochId,
-          systemId: body.systemId ?? null,
-          controlIds: body.controlIds,
-          timestamp: body.timestamp,
-          claims: body.claims,
-          signature: body.signature
-            ? { alg: 'Ed25519', keyId: body.signature.keyId, value: body.signature.value }
-            : null,
-          content,
-          contentHash: contentHashOf(content),
-          postedBy,
-          key: rowKey(orgId, attestationId),
-          deadline,
-        };
+        return whenReady(this.systemOf(orgId, body.systemId), (systemId) => {
+          const attestationId = body.attestationId ?? crypto.randomUUID();
+          return {
+            orgId,
+            attestationId,
+            serverAssignedId: body.attestationId === undefined,
+            level: body.level,
+            epochId: body.epochId,
+            systemId,
+            ...(body.systemId !== undefined && body.systemId !== systemId
+              ? { systemIdAsPosted: body.systemId }
+              : {}),
+            controlIds: body.controlIds,
+            timestamp: body.timestamp,
+            claims: body.claims,
+            signature: body.signature
+              ? { alg: 'Ed25519', keyId: body.signature.keyId, value: body.signature.value }
+              : null,
+            content,
+            contentHash: contentHashOf(content),
+            postedBy,
+            key: rowKey(orgId, attestationId),
+            deadline,
+          };
+        });
       }),
     );
+  }
+
+  /** The id of the AI system the body names, by id or by name; refused when it names none of the org's. */
+  private systemOf(orgId: string, named: string | undefined): Ready<string | null> {
+    if (named === undefined) return null;
+    return whenReady(this.systems.resolve(orgId, named), (systemId) => {
+      if (systemId === null) {
+        throw invalidField(
+          'body.systemId',
+          "names no AI system of the organization: give an AI system's systemId or its name",
+          { systemId: named },
+        );
+      }
+      return systemId;
+    });
   }
 
   private async writeBatch(items: QueuedAttestation[]): Promise<Outcome<IngestResult>[]> {
@@ -236,9 +265,13 @@ export class AttestationIngest {
     for (const item of items) if (!primaries.has(item.key)) primaries.set(item.key, item);
     const rows = [...primaries.values()];
     const started = performance.now();
-    const created = await storeAttestationBatch(this.db, rows, ISO_42001, receivedAt).finally(() =>
-      reportIngestBatch({ rows: rows.length, seconds: (performance.now() - started) / 1000 }),
-    );
+    const created = await storeAttestationBatch(
+      this.db,
+      rows,
+      ISO_42001,
+      receivedAt,
+      this.freshnessDays,
+    ).finally(() => reportIngestBatch({ rows: rows.length, seconds: (performance.now() - started) / 1000 }));
 
     for (const row of rows) if (created.has(row.key)) this.folding.touched(row.orgId);
 

@@ -15,7 +15,11 @@ import {
 } from './attestations.schemas.js';
 
 export const attestationRoutes: FeatureRoutes = async function attestationRoutes(app, { ctx }) {
-  const ingest = new AttestationIngest(ctx.db, { caches: ctx.caches });
+  const ingest = new AttestationIngest(ctx.db, {
+    caches: ctx.caches,
+    systems: ctx.aiSystems,
+    freshnessDays: ctx.config.attestationFreshnessDays,
+  });
   app.addHook('onClose', () => ingest.close());
 
   app.post(

@@ -1,5 +1,13 @@
 import { Type } from 'typebox';
-import { ControlId, Identifier, Nullable, OrgId, SidecarKeyId, Timestamp } from '../../shared/schemas.js';
+import {
+  ControlId,
+  Identifier,
+  Nullable,
+  OrgId,
+  PlainText,
+  SidecarKeyId,
+  Timestamp,
+} from '../../shared/schemas.js';
 
 export const MAX_LIST_LIMIT = 1000;
 export const DEFAULT_LIST_LIMIT = 50;
@@ -25,7 +33,15 @@ export const AttestationBodySchema = Type.Object(
     attestationId: Type.Optional(AttestationId),
     level: LevelSchema,
     epochId: EpochId,
-    systemId: Type.Optional(Identifier('AI system the attestation is about')),
+    systemId: Type.Optional(
+      PlainText({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          "AI system the attestation is about: an AI system's systemId, or its name (ignoring case), " +
+          'which is stored as the systemId',
+      }),
+    ),
     controlIds: Type.Array(ControlId, {
       minItems: 1,
       maxItems: MAX_CONTROLS_PER_ATTESTATION,
@@ -52,7 +68,13 @@ export const AttestationSchema = Type.Object({
   attestationId: Type.String(),
   level: LevelSchema,
   epochId: Type.String(),
-  systemId: Nullable(Type.String()),
+  systemId: Nullable(Type.String({ description: "The AI system's id" })),
+  systemIdAsPosted: Type.Optional(
+    Type.String({
+      description:
+        'The systemId as the body gave it, when it named the system by name: the signed content holds this',
+    }),
+  ),
   controlIds: Type.Array(Type.String()),
   timestamp: Timestamp,
   claims: Type.Record(Type.String(), Type.Unknown()),

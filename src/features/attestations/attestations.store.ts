@@ -18,13 +18,15 @@ export interface AttestationRow {
   content: string;
   content_hash: string;
   server_assigned_id: boolean;
+  /** The AI system's id; the content holds the system as the body named it (perhaps by name). */
+  system_id: string | null;
   signature_key_id: string | null;
   signature_value: string | null;
   received_at: string;
 }
 
 export const ROW_COLUMNS =
-  'org_id, attestation_id, content, content_hash, server_assigned_id, signature_key_id, signature_value, received_at';
+  'org_id, attestation_id, content, content_hash, server_assigned_id, system_id, signature_key_id, signature_value, received_at';
 
 export const rowKey = (orgId: string, attestationId: string) => `${orgId}\u0000${attestationId}`;
 
@@ -57,13 +59,14 @@ with input as (
   returning org_id, attestation_id
 ), new_evidence as (
   insert into evidence (evidence_id, org_id, framework_id, requirement_id, type, title, description,
-    attestation_id, effective_date, created_at, created_by)
+    attestation_id, effective_date, expires_at, created_at, created_by)
   select gen_random_uuid()::text, e.org_id, $16::text, e.requirement_id, 'attestation', i.title,
-    i.description, e.attestation_id, i.attested_at, $15::timestamptz, i.posted_by
+    i.description, e.attestation_id, i.attested_at, i.attested_at + make_interval(days => $20::int),
+    $15::timestamptz, i.posted_by
   from unnest($17::text[], $18::text[], $19::text[]) as e(org_id, attestation_id, requirement_id)
   join inserted a on a.org_id = e.org_id and a.attestation_id = e.attestation_id collate "C"
   join input i on i.org_id = e.org_id and i.attestation_id = e.attestation_id
-  returning org_id, framework_id, requirement_id
+  returning org_id, framework_id, requirement_id, expires_at
 ), ${EVIDENCE_PIECES_CTE}
 select org_id, attestation_id from inserted`,
 };
@@ -74,14 +77,16 @@ const evidenceDescription = (row: PreparedAttestation) =>
   `Epoch ${row.epochId}${row.systemId ? `, AI system ${row.systemId}` : ''}`;
 
 /**
- * Stores a batch of distinct attestations with their evidence (of `frameworkId`) and its roll-up pieces, in
- * one autocommitted statement (STORE_BATCH), and returns the keys of the attestations that were new.
+ * Stores a batch of distinct attestations with their evidence (of `frameworkId`, expiring `freshnessDays`
+ * after each attestation's time) and its roll-up pieces, in one autocommitted statement (STORE_BATCH), and
+ * returns the keys of the attestations that were new.
  */
 export async function storeAttestationBatch(
   db: Database,
   rows: PreparedAttestation[],
   frameworkId: string,
   receivedAt: Date,
+  freshnessDays: number,
 ): Promise<Set<string>> {
   const column = <T>(pick: (row: PreparedAttestation) => T) => rows.map(pick);
   const evidence = rows.flatMap((row) => row.controlIds.map((controlId) => [row, controlId] as const));
@@ -105,6 +110,7 @@ export async function storeAttestationBatch(
     evidence.map(([row]) => row.orgId),
     evidence.map(([row]) => row.attestationId),
     evidence.map(([, controlId]) => controlId),
+    freshnessDays,
   ]);
   return new Set(inserted.map((row) => rowKey(row.org_id, row.attestation_id)));
 }
@@ -124,12 +130,17 @@ export async function findAttestationRows(
 }
 
 export function recordFromRow(row: AttestationRow): AttestationRecord {
-  const content = JSON.parse(row.content) as Omit<AttestationRecord, 'attestationId'>;
+  const content = JSON.parse(row.content) as Omit<AttestationRecord, 'attestationId' | 'systemId'> & {
+    systemId?: string;
+  };
   return {
     attestationId: row.attestation_id,
     level: content.level,
     epochId: content.epochId,
-    systemId: content.systemId ?? null,
+    systemId: row.system_id,
+    ...(content.systemId !== undefined && content.systemId !== row.system_id
+      ? { systemIdAsPosted: content.systemId }
+      : {}),
     controlIds: content.controlIds,
     timestamp: content.timestamp,
     claims: content.claims,
@@ -148,6 +159,7 @@ export const recordFromPrepared = (row: PreparedAttestation, receivedAt: Date): 
   level: row.level,
   epochId: row.epochId,
   systemId: row.systemId,
+  ...(row.systemIdAsPosted === undefined ? {} : { systemIdAsPosted: row.systemIdAsPosted }),
   controlIds: row.controlIds,
   timestamp: row.timestamp,
   claims: row.claims,

@@ -86,7 +86,7 @@ export function registerAttestCommand(program: Command, cli: Cli): void {
       (value: string, previous: string[] | undefined) => [...(previous ?? []), ...csv(value)],
     )
     .option('--claims <file>', 'JSON object of claims ("-" reads stdin)')
-    .option('--system <systemId>', 'AI system it is about')
+    .option('--system <systemId>', 'AI system it is about: its systemId or its name')
     .option('--id <attestationId>', 'attestation id (default: a random UUID)')
     .option('--timestamp <iso>', 'when it was observed, ISO 8601 UTC with milliseconds (default: now)')
     .option('--retries <n>', 'further attempts on network errors, 429 and 5xx', parseInteger, 5)

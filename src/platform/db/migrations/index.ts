@@ -11,6 +11,7 @@ import { Migration20261124000800EvidenceExpiry } from './Migration20261124000800
 import { Migration20261124001000AnalystEdges } from './Migration20261124001000AnalystEdges.js';
 import { Migration20261124001100AttestationEpochCounts } from './Migration20261124001100AttestationEpochCounts.js';
 import { Migration20261125000100RequirementEvidencePieces } from './Migration20261125000100RequirementEvidencePieces.js';
+import { Migration20261128000100AttestationEvidenceExpiry } from './Migration20261128000100AttestationEvidenceExpiry.js';
 
 /** Every migration, in the order of its name. Listed explicitly so the same set runs from source, tests and builds. */
 export const migrations = [
@@ -27,4 +28,5 @@ export const migrations = [
   Migration20261124001000AnalystEdges,
   Migration20261124001100AttestationEpochCounts,
   Migration20261125000100RequirementEvidencePieces,
+  Migration20261128000100AttestationEvidenceExpiry,
 ];

@@ -1,0 +1,18 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/**
+ * Attestation evidence expires (COMPLY_ATTESTATION_FRESHNESS_DAYS after the attestation's time), so a roll-up
+ * piece carries the latest expiry of the evidence it counts. Pieces appended before this have none: their
+ * evidence was stored without an expiry and stays open-ended.
+ */
+export class Migration20261128000100AttestationEvidenceExpiry extends Migration {
+  override name = 'Migration20261128000100AttestationEvidenceExpiry';
+
+  override up(): void {
+    this.addSql('alter table requirement_evidence_pieces add column expires_max timestamptz');
+  }
+
+  override down(): void {
+    this.addSql('alter table requirement_evidence_pieces drop column expires_max');
+  }
+}
