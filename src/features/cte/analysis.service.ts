@@ -163,6 +163,19 @@ export function frameworkCoverageOf(analysis: CachedAnalysis, frameworkId: strin
   };
 }
 
+/** A justification as the API shows it: its path in hop views, `evidenceExpired` only when true. */
+export function justificationView(justification: RequirementCoverage['justifications'][number]) {
+  return {
+    frameworkId: justification.frameworkId,
+    controlId: justification.controlId,
+    controlStatus: justification.controlStatus,
+    ...(justification.evidenceExpired ? { evidenceExpired: true as const } : {}),
+    credit: justification.credit,
+    strength: justification.strength,
+    path: justification.path.map(hopView),
+  };
+}
+
 export function hopView(hop: ReachingControl['path'][number]) {
   return {
     from: hop.from,
@@ -201,15 +214,7 @@ export async function explainRequirement(em: Em, orgId: string, frameworkId: str
     applicable: row.applicable,
     ...(row.orgStatus ? { orgStatus: row.orgStatus } : {}),
     ...(row.evidenceExpired ? { evidenceExpired: true as const } : {}),
-    justifications: row.justifications.map((justification) => ({
-      frameworkId: justification.frameworkId,
-      controlId: justification.controlId,
-      controlStatus: justification.controlStatus,
-      ...(justification.evidenceExpired ? { evidenceExpired: true as const } : {}),
-      credit: justification.credit,
-      strength: justification.strength,
-      path: justification.path.map(hopView),
-    })),
+    justifications: row.justifications.map(justificationView),
     ...(row.joint ? { joint: row.joint } : {}),
     candidates: candidates.map((candidate) => ({
       controlId: candidate.controlId,

@@ -22,7 +22,7 @@ import {
   ISO_42001,
   type RequirementStatus,
 } from '../../shared/vocabulary.js';
-import { analysisOf, type CachedAnalysis, hopView } from '../cte/analysis.service.js';
+import { analysisOf, type CachedAnalysis, justificationView } from '../cte/analysis.service.js';
 import type { Requirement } from '../cte/framework.types.js';
 import type { RequirementCoverage } from '../cte/graph.js';
 import type { FrameworkLibrary } from '../cte/library.js';
@@ -49,18 +49,6 @@ export interface RequirementEntry {
   evidenceCount: number;
   evidenceExpired: boolean;
   evidence: RecordView['evidence'];
-}
-
-function justificationView(justification: RequirementCoverage['justifications'][number]) {
-  return {
-    frameworkId: justification.frameworkId,
-    controlId: justification.controlId,
-    controlStatus: justification.controlStatus,
-    ...(justification.evidenceExpired ? { evidenceExpired: true as const } : {}),
-    credit: justification.credit,
-    strength: justification.strength,
-    path: justification.path.map(hopView),
-  };
 }
 
 function entryOf(
