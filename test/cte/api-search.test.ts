@@ -195,7 +195,6 @@ describe.each(dbKinds)('CTE search API on %s', (kind) => {
       {
         controlId: 'qs-1',
         priority: 'minor',
-        assessment: 'none',
         status: 'uncovered',
         recommendation: expect.stringMatching(/^No iso-42001 control maps to qs-1.*comply --org .* assess/),
       },
