@@ -499,6 +499,13 @@ async function setUpOrg(daemonUrl: string, publicKeyPem: string): Promise<string
   // two of CPU): a search waits for it, so that the measured run sees the daemon at rest.
   await api(daemonUrl, 'POST', '/cte/embeddings/distance', { query: 'warm-up', limit: 1 });
   await api(daemonUrl, 'POST', '/orgs', { orgId: ORG, name: 'Bench' });
+  // The AI system every attestation names (resolved by name on the ingest path, as a sidecar may).
+  await api(daemonUrl, 'POST', `/orgs/${ORG}/ai-systems`, {
+    name: 'bench-model',
+    owner: 'bench',
+    purpose: 'benchmark',
+    riskLevel: 'limited',
+  });
   const { key } = await api(daemonUrl, 'POST', `/orgs/${ORG}/keys`, { scopes: ['attest'] });
   await api(daemonUrl, 'POST', `/orgs/${ORG}/sidecar-keys`, {
     keyId: 'bench-sidecar',

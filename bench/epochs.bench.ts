@@ -134,6 +134,12 @@ const client = new pg.Client({ connectionString: databaseUrl });
 await client.connect();
 try {
   await api(reader.url, 'POST', '/orgs', { orgId: ORG, name: 'Bench AI Ltd.' });
+  await api(reader.url, 'POST', `/orgs/${ORG}/ai-systems`, {
+    name: 'bench-bot',
+    owner: 'bench',
+    purpose: 'benchmark',
+    riskLevel: 'limited',
+  });
   await seed(client);
   const rows: Record<string, string | number>[] = [];
   const row = (step: string, ms: number[], exact?: boolean) =>

@@ -431,7 +431,6 @@ async function postgresOutage(options: { outageMs: number; connections: number }
           buildAttestation({
             level: 'L2',
             epochId: `fc-${RUN}`,
-            systemId: `fc-system-${index}`,
             controlIds: CONTROLS,
             claims: { sequence: sequence++, client: index },
           }),

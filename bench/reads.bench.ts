@@ -91,6 +91,16 @@ async function main() {
     // --- Seed -------------------------------------------------------------------------------------
     let begin = performance.now();
     await api('/orgs', { method: 'POST', body: JSON.stringify({ orgId: ORG, name: 'Bench' }) });
+    // The AI system the attestations below name (an attestation must name one of the org's systems).
+    await api(`/orgs/${ORG}/ai-systems`, {
+      method: 'POST',
+      body: JSON.stringify({
+        name: 'bench-model',
+        owner: 'bench',
+        purpose: 'benchmark',
+        riskLevel: 'limited',
+      }),
+    });
     const catalog = JSON.parse(
       readFileSync(
         new URL('../test/fixtures/oscal/NIST_SP-800-53_rev5.0.1_catalog-min.json', import.meta.url),
