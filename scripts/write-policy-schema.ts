@@ -1,4 +1,4 @@
-// Writes comply.policy.schema.json from the policy schema in src/check/policy.schema.ts (the one source);
+// Writes comply.policy.schema.json from the policy schema in src/clients/gate/policy.schema.ts (the one source);
 // test/check/policy.test.ts fails while the two differ. Run: npx tsx scripts/write-policy-schema.ts
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,7 +1,7 @@
 /**
  * Shared by the assessment tests: the shipped crosswalk read straight from `fixtures/` (so that tests can
  * state the premises their expectations rest on), an independent oracle of what one implemented record
- * gives every other requirement under the propagation rule of `src/cte/graph.ts`, and small API helpers.
+ * gives every other requirement under the propagation rule of `src/features/cte/graph.ts`, and small API helpers.
  */
 import { readFileSync } from 'node:fs';
 import type { LightMyRequestResponse } from 'fastify';
