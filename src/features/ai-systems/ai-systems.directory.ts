@@ -1,4 +1,6 @@
 import type { Redis } from 'ioredis';
+import { listenForInvalidations } from '../../platform/cache/invalidation-channel.js';
+import { LruCache } from '../../platform/cache/lru-cache.js';
 import type { Database } from '../../platform/db/database.js';
 import { reportCache } from '../../platform/metrics/events.js';
 import { type Ready, remember, settled } from '../../platform/ready.js';
@@ -31,7 +33,7 @@ interface Entry {
  * not kept.
  */
 export class AiSystemDirectory {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new LruCache<string, Entry>(MAX_ORGS);
   private readonly generations = new Map<string, number>();
   private subscriber: Redis | null = null;
 
@@ -42,16 +44,10 @@ export class AiSystemDirectory {
 
   start(): void {
     if (!this.redis) return;
-    const subscriber = this.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
-    this.subscriber = subscriber;
-    subscriber.on('error', () => {});
-    let connectedBefore = false;
-    subscriber.on('ready', () => {
-      if (connectedBefore) this.clear();
-      connectedBefore = true;
-    });
-    subscriber.on('message', (_channel, orgId: string) => this.drop(orgId));
-    subscriber.subscribe(CHANNEL).catch(() => {});
+    this.subscriber = listenForInvalidations(this.redis, CHANNEL, {
+      onMessage: (orgId) => this.drop(orgId),
+      onReconnect: () => this.clear(),
+    }).subscriber;
   }
 
   /**
@@ -90,7 +86,7 @@ export class AiSystemDirectory {
   }
 
   private load(orgId: string): Promise<OrgSystems> {
-    const current = this.entries.get(orgId);
+    const current = this.entries.peek(orgId);
     if (current !== undefined && current.expiresAt > Date.now()) return current.systems;
     const generation = this.generations.get(orgId) ?? 0;
     const systems = remember(
@@ -99,11 +95,10 @@ export class AiSystemDirectory {
         byName: new Map(rows.map((row) => [row.name.toLowerCase(), row.systemId])),
       })),
     );
-    if (this.entries.size >= MAX_ORGS) this.entries.clear();
     const entry = { systems, expiresAt: Date.now() + TTL_MS };
     this.entries.set(orgId, entry);
     const forget = () => {
-      if (this.entries.get(orgId) === entry) this.entries.delete(orgId);
+      if (this.entries.peek(orgId) === entry) this.entries.delete(orgId);
     };
     // A read that began before a change may hold the old inventory: it answers its callers, but is not kept.
     systems.then(() => {
@@ -118,8 +113,7 @@ export class AiSystemDirectory {
   }
 
   private clear(): void {
-    for (const orgId of this.entries.keys())
-      this.generations.set(orgId, (this.generations.get(orgId) ?? 0) + 1);
+    for (const [orgId] of this.entries) this.generations.set(orgId, (this.generations.get(orgId) ?? 0) + 1);
     this.entries.clear();
   }
 }

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
+import { listenForInvalidations } from './invalidation-channel.js';
 
 const CHANNEL = 'comply:revoked';
 
@@ -36,22 +37,15 @@ export class RevocationBus extends EventEmitter {
 
   start(): void {
     if (!this.redis) return;
-    const subscriber = this.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
+    const { subscriber, subscribed } = listenForInvalidations(this.redis, CHANNEL, {
+      onMessage: (message) => {
+        const revocation = parse(message);
+        if (revocation) this.apply(revocation);
+      },
+      onReconnect: () => this.targets.clear(),
+    });
     this.subscriber = subscriber;
-    subscriber.on('error', () => {});
-    let connectedBefore = false;
-    subscriber.on('ready', () => {
-      if (connectedBefore) this.targets.clear();
-      connectedBefore = true;
-    });
-    subscriber.on('message', (_channel, message: string) => {
-      const revocation = parse(message);
-      if (revocation) this.apply(revocation);
-    });
-    this.subscribed = subscriber.subscribe(CHANNEL).then(
-      () => undefined,
-      () => undefined,
-    );
+    this.subscribed = subscribed;
   }
 
   /** Resolves once this instance listens for other instances' revocations (at once without Redis). */
