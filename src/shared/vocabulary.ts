@@ -31,6 +31,30 @@ export const ISO_42001 = 'iso-42001';
 export const SCOPES = ['read', 'write', 'attest', 'export', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/**
+ * What a person may do in an org. `approve` (risk acceptance, assessments, documents, closing findings) and
+ * `manage` (the org's members and keys) are permissions of roles only: no key scope grants them.
+ */
+export const MEMBER_ROLES = ['viewer', 'editor', 'approver', 'owner', 'auditor'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+export const MEMBER_STATUSES = ['invited', 'active', 'disabled'] as const;
+export type MemberStatus = (typeof MEMBER_STATUSES)[number];
+export const PERMISSIONS = [...SCOPES, 'approve', 'manage'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** The permissions of each role; an auditor's are further bounded by its expiry and frameworks. */
+export const ROLE_PERMISSIONS: Record<MemberRole, readonly Permission[]> = {
+  viewer: ['read'],
+  editor: ['read', 'write'],
+  approver: ['read', 'write', 'approve'],
+  owner: ['read', 'write', 'approve', 'export', 'manage'],
+  auditor: ['read', 'export'],
+};
+
+/** Who made a change: a signed-in person, an API key, or comply itself (jobs, migrations). */
+export const ACTOR_TYPES = ['user', 'key', 'system'] as const;
+export type ActorType = (typeof ACTOR_TYPES)[number];
+
 /** The EU AI Act's risk tiers and the lifecycle stages an AI system moves through. */
 export const RISK_LEVELS = ['minimal', 'limited', 'high', 'unacceptable'] as const;
 export type RiskLevel = (typeof RISK_LEVELS)[number];

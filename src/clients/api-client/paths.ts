@@ -43,6 +43,15 @@ export const aiSystemPath = (orgId: string, systemId?: string) =>
 
 export const apiKeyPath = (orgId: string, keyId?: string) => orgPath(orgId, `/keys${optional(keyId)}`);
 
+export const memberPath = (orgId: string, userId?: string) => orgPath(orgId, `/members${optional(userId)}`);
+
+/** An org's audit trail (`/orgs/{orgId}/audit-log[/verify]`), or the platform's without an org. */
+export const auditLogPath = (orgId?: string, suffix = '') =>
+  `${orgId === undefined ? '' : orgPath(orgId)}/audit-log${suffix}`;
+
+/** Sign-in routes: `/auth/login`, `/auth/logout`, `/auth/invitations/accept`, `/auth/oidc/start`… */
+export const authPath = (suffix: string) => `/auth${suffix}`;
+
 export const sidecarKeyPath = (orgId: string, keyId?: string) =>
   orgPath(orgId, `/sidecar-keys${optional(keyId)}`);
 

@@ -9,8 +9,18 @@ import type {
   CreatedKeySchema,
   KeyListSchema,
   KeySchema,
-  PrincipalSchema,
 } from '../../features/auth/keys.schemas.js';
+import type {
+  CreatedMemberSchema,
+  MemberListSchema,
+  MemberSchema,
+} from '../../features/auth/members.schemas.js';
+import type { MeSchema, SignedInSchema, SsoConfigSchema } from '../../features/auth/sessions.schemas.js';
+import type {
+  AuditEventSchema,
+  AuditLogSchema,
+  AuditVerificationSchema,
+} from '../../features/audit/audit.schemas.js';
 import type {
   ComplianceSchema,
   SnapshotListSchema,
@@ -68,7 +78,16 @@ import type { CountsSchema, EvidenceRefSchema } from '../../shared/schemas.js';
  * imports: no server code reaches a client's bundle.
  */
 
-export type Me = Static<typeof PrincipalSchema>;
+/** The key or the signed-in person making the request (`type` tells which). */
+export type Me = Static<typeof MeSchema>;
+export type SignedIn = Static<typeof SignedInSchema>;
+export type SsoConfig = Static<typeof SsoConfigSchema>;
+export type Member = Static<typeof MemberSchema>;
+export type CreatedMember = Static<typeof CreatedMemberSchema>;
+export type MemberList = Static<typeof MemberListSchema>;
+export type AuditEvent = Static<typeof AuditEventSchema>;
+export type AuditLog = Static<typeof AuditLogSchema>;
+export type AuditVerification = Static<typeof AuditVerificationSchema>;
 export type ApiKey = Static<typeof KeySchema>;
 export type CreatedApiKey = Static<typeof CreatedKeySchema>;
 export type ApiKeyList = Static<typeof KeyListSchema>;

@@ -43,6 +43,7 @@ export const KeyListSchema = Type.Object({ keys: Type.Array(KeySchema) });
 export const KeyParams = Type.Object({ orgId: OrgId, keyId: Type.String({ minLength: 1, maxLength: 64 }) });
 
 export const PrincipalSchema = Type.Object({
+  type: Type.Literal('key'),
   keyId: Type.String(),
   orgId: Nullable(Type.String({ description: "The key's organization; null for a platform key" })),
   platform: Type.Boolean({ description: 'A platform key: every organization' }),
