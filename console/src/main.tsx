@@ -1,4 +1,4 @@
-import { StrictMode, useCallback, useEffect, useMemo, useState } from 'react';
+import { StrictMode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { UNAUTHORIZED } from './api';
 import { pageHref, readInvitationToken, readRoute } from './links';
@@ -132,6 +132,8 @@ function App() {
   );
   const [error, setError] = useState<Error | undefined>();
   const [keyFirst, setKeyFirst] = useState(false);
+  const signedKind = useRef<Signed['kind'] | null>(null);
+  signedKind.current = signed?.kind ?? null;
   useEffect(() => {
     // A key of this tab, else the session cookie of a person who signed in (by password or SSO) before.
     const stored = sessionStorage.getItem(KEY);
@@ -153,7 +155,11 @@ function App() {
   }, []);
   useEffect(() => {
     const onRefused = () => {
-      const wasKey = sessionStorage.getItem(KEY) !== null;
+      // Every request in flight may be refused: the first one signs out.
+      const kind = signedKind.current;
+      if (kind === null) return;
+      signedKind.current = null;
+      const wasKey = kind === 'key';
       sessionStorage.removeItem(KEY);
       localStorage.removeItem(PERSON);
       setSigned(null);

@@ -58,7 +58,7 @@ const EVERYTHING: Can = { read: true, write: true, export: true, approve: true, 
 export async function signIn(key: string): Promise<Signed> {
   const api = consoleClient(key);
   const me = await api.get<Me>('/me');
-  if (me.type !== 'key') throw new Error('This is not an API key.');
+  if (me.type === 'user') throw new Error('This is not an API key.');
   const can: Can = {
     read: me.can.read,
     write: me.can.write,

@@ -100,7 +100,7 @@ export function SignInPage({
           </form>
           <p>
             <button type="button" className="link" onClick={() => switchTo(false)}>
-              Sign in with email and password
+              Use email and password
             </button>
           </p>
         </>
