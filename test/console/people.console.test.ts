@@ -218,7 +218,7 @@ describe('people in the web console', { timeout: 90_000 }, () => {
 
     await owner.page.getByLabel('Email').fill(AUDITOR.email);
     await owner.page.getByLabel('Name').fill(AUDITOR.name);
-    await owner.page.getByLabel('Role').first().selectOption('auditor');
+    await owner.page.getByLabel('Role', { exact: true }).selectOption('auditor');
     const until = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
     await owner.page.getByLabel('Access until').fill(until);
     await owner.page.getByRole('checkbox', { name: 'ISO/IEC 42001:2023', exact: true }).check();
@@ -286,7 +286,7 @@ describe('people in the web console', { timeout: 90_000 }, () => {
     await members.locator(`tr[data-member="${AUDITOR.email}"]`).waitFor();
     await members.getByRole('button', { name: `Edit ${AUDITOR.name}` }).click();
     const panel = page.getByTestId('member-panel');
-    await panel.getByLabel('Role').selectOption('viewer');
+    await panel.getByLabel('Role', { exact: true }).selectOption('viewer');
     await panel.getByRole('button', { name: 'Save changes' }).click();
     await panel.getByText('Member saved').waitFor();
     await members.locator(`tr[data-member="${AUDITOR.email}"]`).getByText('viewer').waitFor();
@@ -297,7 +297,7 @@ describe('people in the web console', { timeout: 90_000 }, () => {
 
     // The only owner cannot demote themselves: the API's refusal is shown.
     await members.getByRole('button', { name: `Edit ${OWNER.name}` }).click();
-    await panel.getByLabel('Role').selectOption('editor');
+    await panel.getByLabel('Role', { exact: true }).selectOption('editor');
     await panel.getByRole('button', { name: 'Save changes' }).click();
     await panel.getByRole('alert').waitFor();
     const listed = await api<{ members: { email: string; role: string }[] }>('GET', `/orgs/${ORG}/members`);

@@ -80,14 +80,14 @@ export async function signIn(key: string): Promise<Signed> {
   };
 }
 
-/** What a role's scopes (`GET /me`) allow. */
-const canOf = (role: MemberRole, scopes: string[]): Can => ({
+/** What a role allows, as `GET /me` lists it (`read`, `write`, `approve`, `export`, `manage`, `audit`). */
+const canOf = (scopes: string[]): Can => ({
   read: scopes.includes('read'),
   write: scopes.includes('write'),
   export: scopes.includes('export'),
   approve: scopes.includes('approve'),
   manage: scopes.includes('manage'),
-  audit: scopes.includes('manage') || role === 'auditor',
+  audit: scopes.includes('audit'),
 });
 
 /** The person the session cookie belongs to, with their organizations (every org for a platform administrator). */
@@ -118,7 +118,7 @@ async function signedPerson(known?: Me): Promise<Signed> {
       orgId: org.orgId,
       name: names[i],
       role: org.role,
-      can: canOf(org.role, org.scopes),
+      can: canOf(org.scopes),
     }));
   }
   return {

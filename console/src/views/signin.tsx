@@ -200,7 +200,7 @@ export function AcceptInvitationPage({
       <p>
         {setup
           ? 'Create the first person of this comply: a platform administrator, who can then invite everyone else.'
-          : 'Choose your password to join.'}{' '}
+          : 'Choose your password to join. If you already sign in to comply (for another organization), give your password.'}{' '}
         Passwords have at least {MIN_PASSWORD} characters.
       </p>
       {config === null ? (
