@@ -155,6 +155,9 @@ afterAll(async () => {
 describe('people in the web console', { timeout: 90_000 }, () => {
   it('refuses a wrong password without saying whether the email exists', async () => {
     const { context, page, errors } = await openConsole();
+    await page.getByLabel('Email').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'sign-in.png', false);
     await page.getByLabel('Email').fill(OWNER.email);
     await page.getByLabel('Password').fill('not the password at all');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -358,6 +361,31 @@ describe('people in the web console', { timeout: 90_000 }, () => {
     await expect.poll(() => rows.count()).toBe(filtered.events.length);
     await page.getByRole('button', { name: 'Clear' }).click();
     await expect.poll(() => rows.count()).toBe(log.events.length);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows a platform key the platform log of sign-ins', async () => {
+    const { context, page, errors } = await openConsole();
+    await page.getByRole('button', { name: 'Use an API key' }).click();
+    await page.getByLabel('API key').fill(ADMIN_KEY);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('score').waitFor();
+    await page.getByRole('link', { name: 'Audit trail' }).click();
+    await page.getByTestId('audit-events').waitFor();
+    await page.getByRole('radio', { name: 'platform (sign-ins)' }).check();
+    await page.getByRole('heading', { name: 'Audit trail · the platform' }).waitFor();
+    const table = page.getByTestId('audit-events');
+    const log = await api<{ orgId: null; events: { action: string; actor: { name: string } }[] }>(
+      'GET',
+      '/audit-log',
+    );
+    expect(log.orgId).toBeNull();
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(log.events.length);
+    await table.locator('tr[data-action="auth.signed_in"]').getByText(OWNER.name).first().waitFor();
+    await table.locator('tr[data-action="auth.sign_in_failed"]').first().waitFor();
+    await page.getByRole('button', { name: 'Verify chain' }).click();
+    await page.getByTestId('audit-verification').getByText('Chain valid:').waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });
