@@ -6,7 +6,7 @@
  * Run: npx tsx bench/people.bench.ts [--duration 5]   (targets: session ≥ key; trail ≤ 15 % slower)
  */
 import pg from 'pg';
-import { ADMIN_KEY, createBenchDatabase, load, type LoadResult, startDaemon } from './support.js';
+import { ADMIN_KEY, createBenchDatabase, type LoadResult, load, startDaemon } from './support.js';
 
 const duration = Number(process.argv[process.argv.indexOf('--duration') + 1]) || 5;
 const headers = { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' };
@@ -28,13 +28,18 @@ async function prepare(name: string, withoutTrail: boolean) {
       `select c.relname as "table", g.tgname as "trigger" from pg_trigger g join pg_class c on c.oid = g.tgrelid
        where g.tgname like '%\\_audit\\_%'`,
     );
-    for (const { table, trigger } of rows) await client.query(`alter table ${table} disable trigger ${trigger}`);
+    for (const { table, trigger } of rows)
+      await client.query(`alter table ${table} disable trigger ${trigger}`);
     await client.end();
   }
   await post(`${daemon.url}/api/v1/orgs`, { orgId: 'bench', name: 'Bench' });
-  const invited = await (
-    await post(`${daemon.url}/api/v1/orgs/bench/members`, { email: 'o@example.com', name: 'Owner', role: 'owner' })
-  ).json();
+  const invited = (await (
+    await post(`${daemon.url}/api/v1/orgs/bench/members`, {
+      email: 'o@example.com',
+      name: 'Owner',
+      role: 'owner',
+    })
+  ).json()) as { invitation: { token: string } };
   const accepted = await post(
     `${daemon.url}/api/v1/auth/invitations/accept`,
     { token: invited.invitation.token, password: 'correct horse battery' },
@@ -51,7 +56,11 @@ try {
   await load('warm-up', { url: read, headers, duration: 2 });
   await load('warm-up', { url: read, headers: { cookie: withTrail.cookie }, duration: 2 });
   const byKey = await load('GET control, API key', { url: read, headers, duration });
-  const bySession = await load('GET control, session cookie', { url: read, headers: { cookie: withTrail.cookie }, duration });
+  const bySession = await load('GET control, session cookie', {
+    url: read,
+    headers: { cookie: withTrail.cookie },
+    duration,
+  });
 
   let flip = 0;
   const write = (base: string, name: string): Promise<LoadResult> =>
