@@ -5,6 +5,8 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, createScratchDatabase } from '../support/app.js';
 import { type Daemon, startDaemon } from '../support/daemon.js';
+import { freePort } from '../support/free-port.js';
+import { startOidcProvider } from '../support/oidc-provider.js';
 
 /**
  * People in the web console, in a real browser (Debian's Chromium through playwright-core) against a real
@@ -32,6 +34,7 @@ const AUDITOR = {
 };
 
 let daemon: Daemon;
+let databaseUrl: string;
 let dropDatabase: () => Promise<void>;
 let browser: Browser;
 
@@ -124,6 +127,7 @@ async function axeViolations(page: Page): Promise<string[]> {
 beforeAll(async () => {
   const database = await createScratchDatabase();
   dropDatabase = database.drop;
+  databaseUrl = database.url;
   [daemon, browser] = await Promise.all([
     startDaemon({ DATABASE_URL: database.url, LOG_LEVEL: 'warn' }),
     chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] }),
@@ -420,12 +424,39 @@ describe('people in the web console', { timeout: 90_000 }, () => {
     }
   });
 
-  // Filled in with the daemon's OIDC settings and the in-suite OpenID provider's login and consent pages.
-  it.skip('signs in with SSO in Chromium against the in-suite OpenID provider', async () => {
-    const { context, page } = await openConsole();
-    await signInWithSso(page, async () => {
-      throw new Error('the in-suite OpenID provider is not wired into this test yet');
+  it('signs in with SSO in Chromium against the in-suite OpenID provider', async () => {
+    // A second daemon on the same database, with single sign-on against a real provider run by the test.
+    const port = await freePort();
+    const publicUrl = `http://127.0.0.1:${port}`;
+    const provider = await startOidcProvider(`${publicUrl}/api/v1/auth/oidc/callback`, {
+      olivia: { email: OWNER.email, email_verified: true },
     });
-    await context.close();
+    const sso = await startDaemon({
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+      COMPLY_PUBLIC_URL: publicUrl,
+      COMPLY_OIDC_ISSUER: provider.issuer,
+      COMPLY_OIDC_CLIENT_ID: provider.clientId,
+      COMPLY_OIDC_CLIENT_SECRET: provider.clientSecret,
+    });
+    try {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(`${publicUrl}/`);
+      await signInWithSso(page, async () => {
+        await page.locator('input[name="login"]').fill('olivia');
+        await page.locator('input[name="password"]').fill('any');
+        await page.getByRole('button', { name: 'Sign-in' }).click();
+        await page.getByRole('button', { name: 'Continue' }).click();
+      });
+      await page.getByText(OWNER.name).first().waitFor();
+      const session = (await context.cookies()).find((cookie) => cookie.name === 'comply_session');
+      expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+      await context.close();
+    } finally {
+      await sso.stop();
+      await provider.close();
+    }
   });
 });
