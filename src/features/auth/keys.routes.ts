@@ -10,6 +10,7 @@ const keyView = (key: ApiKeyRow) => ({
   orgId: key.orgId,
   name: key.name,
   scopes: key.scopes,
+  createdBy: key.createdBy,
   createdAt: key.createdAt,
   revokedAt: key.revokedAt,
 });

@@ -35,6 +35,7 @@ export const KeySchema = Type.Object({
   orgId: Nullable(Type.String()),
   name: Nullable(Type.String()),
   scopes: Type.Array(Type.String()),
+  createdBy: Nullable(Type.String({ description: 'The person (user id) or key (key id) that issued it' })),
   createdAt: Timestamp,
   revokedAt: Nullable(Timestamp),
 });

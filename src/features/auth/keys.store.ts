@@ -11,12 +11,14 @@ export interface ApiKeyRow {
   scopes: Scope[];
   /** SHA-256 of the secret, hex. */
   keyHash: string;
+  /** Who issued it: a person's user id or a key's id; null for keys issued before people signed in. */
+  createdBy: string | null;
   createdAt: string;
   revokedAt: string | null;
 }
 
 const COLUMNS = `key_id as "keyId", org_id as "orgId", name, scopes, key_hash as "keyHash",
-  created_at as "createdAt", revoked_at as "revokedAt"`;
+  created_by as "createdBy", created_at as "createdAt", revoked_at as "revokedAt"`;
 
 const toKey = (row: ApiKeyRow): ApiKeyRow => ({
   ...row,
