@@ -1,4 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
+import { type AuditedTable, auditTriggers, dropAuditTriggers } from './audit-triggers.js';
 
 /**
  * People who sign in (users, their membership of orgs, invitations, sessions) and the audit trail.
@@ -172,25 +173,11 @@ export class Migration20261128000200People extends Migration {
         return null;
       end $$`);
 
-    for (const [table, resource, idColumns, ignored, when] of AUDITED) {
-      const events = when ? [`insert`, `update`, `delete`] : ['insert or update or delete'];
-      for (const event of events) {
-        const row = event === 'delete' ? 'old' : 'new';
-        this.addSql(
-          `create constraint trigger ${table}_audit_${event.replaceAll(' ', '_')} after ${event} on ${table}
-           deferrable initially deferred for each row ${when ? `when (${when.replaceAll('$row', row)})` : ''}
-           execute function comply_audit_row('${resource}', '${idColumns}', '${ignored}')`,
-        );
-      }
-    }
+    for (const audited of AUDITED) for (const sql of auditTriggers(audited)) this.addSql(sql);
   }
 
   override down(): void {
-    for (const [table] of AUDITED) {
-      for (const event of ['insert_or_update_or_delete', 'insert', 'update', 'delete']) {
-        this.addSql(`drop trigger if exists ${table}_audit_${event} on ${table}`);
-      }
-    }
+    for (const audited of AUDITED) for (const sql of dropAuditTriggers(audited)) this.addSql(sql);
     this.addSql('drop function comply_audit_row, comply_audit_append, comply_camel, comply_canonical');
     this.addSql('drop table audit_events, audit_heads, sessions, invitations, memberships, users');
     this.addSql('alter table api_keys drop column created_by');
@@ -198,12 +185,11 @@ export class Migration20261128000200People extends Migration {
 }
 
 /**
- * Every table whose changes the trail records: [table, resource type, columns naming the resource, columns
- * never reported, condition on the row]. Attestation evidence is left out: attestations are their own signed,
- * Merkle-rooted record. A table added later joins this list in its own migration (test/audit checks that
- * every table holding an org's records is audited).
+ * Every table whose changes the trail records. Attestation evidence is left out: attestations are their own
+ * signed, Merkle-rooted record. A table added later gets its triggers in its own migration, from
+ * `auditTriggers` (test/people/audit-trail.test.ts checks that every table holding records is audited).
  */
-const AUDITED: [string, string, string, string, string?][] = [
+const AUDITED: AuditedTable[] = [
   ['orgs', 'org', 'org_id', ''],
   ['requirement_records', 'requirement', 'framework_id,requirement_id', 'evidence\\_%'],
   ['evidence', 'evidence', 'evidence_id', '', `$row.type <> 'attestation'`],

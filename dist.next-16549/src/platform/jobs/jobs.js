@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=jobs.js.map
