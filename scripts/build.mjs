@@ -46,7 +46,13 @@ if (!fs.existsSync(tsc)) {
   console.error('comply: dist/ is missing or stale and TypeScript is not installed (npm install builds it)');
   process.exit(1);
 }
-execFileSync(tsc, ['-p', path.join(root, 'tsconfig.build.json'), '--outDir', next], { stdio: 'inherit' });
+try {
+  execFileSync(tsc, ['-p', path.join(root, 'tsconfig.build.json'), '--outDir', next], { stdio: 'inherit' });
+} catch {
+  // A failed build leaves nothing behind: dist/ stays as it was.
+  fs.rmSync(next, { recursive: true, force: true });
+  process.exit(1);
+}
 fs.cpSync(path.join(root, 'fixtures'), path.join(next, 'fixtures'), { recursive: true });
 fs.cpSync(path.join(root, 'src/platform/oscal/schemas'), path.join(next, 'src/platform/oscal/schemas'), {
   recursive: true,
