@@ -64,7 +64,7 @@ export function registerAuditLogCommand(program: Command, cli: Cli): void {
     .option('--from <date>', 'events at or after (YYYY-MM-DD or ISO date-time)', parseTimestamp('start'))
     .option('--to <date>', 'events at or before (YYYY-MM-DD: through that day)', parseTimestamp('end'))
     .option('--actor <id>', 'only this actor: a userId or a keyId')
-    .option('--action <action>', 'only this action, e.g. member.created, requirement.updated')
+    .option('--action <action>', 'only this action (member.created), or a family ending in a dot (member.)')
     .option('--resource-type <type>', 'only this kind of resource, e.g. member, requirement, evidence')
     .option('--limit <n>', 'events per page, 1–500 (default 50)', parseInteger)
     .option('--cursor <cursor>', 'continue from a previous page (its nextCursor)')
@@ -83,7 +83,7 @@ Examples:
   $ comply --org acme audit-log --from 2026-01-01 --resource-type requirement
   $ comply --org acme audit-log --all --json > audit.json
   $ comply --org acme audit-log --verify
-  $ comply audit-log --platform --action login.failed`,
+  $ comply audit-log --platform --action auth.sign_in_failed`,
     )
     .action(async (options: AuditLogOptions, command: Command) => {
       const path = auditLogPath(options.platform ? undefined : cli.org(command));
