@@ -224,11 +224,11 @@ describe.each(dbKinds)('comply mcp on %s', { timeout: 120_000 }, (kind) => {
 
     // The audit trail takes an owner, an auditor or a platform key.
     const admin = await connect(ADMIN_KEY);
-    const audit = await tool(admin, 'audit_log', { resourceType: 'ai_system', verify: true });
+    const audit = await tool(admin, 'audit_log', { resourceType: 'ai-system', verify: true });
     expect(audit.isError, audit.content[0].text).toBeFalsy();
     expect(audit.structuredContent).toMatchObject({
       orgId: 'acme',
-      events: [{ action: 'ai_system.created', resource: { type: 'ai_system' } }],
+      events: [{ action: 'ai-system.created', resource: { type: 'ai-system' } }],
       nextCursor: null,
       verification: { valid: true },
     });

@@ -310,7 +310,7 @@ describe(`comply login, members and audit-log on ${kind}`, { timeout: 120_000 },
     const page = await runComply(['audit-log', '--limit', '2'], sessionEnv);
     expect(page.stdout).toMatch(/older ones: --cursor \S+ \(or --all\)/);
     const all = json<{ events: Event[]; nextCursor: null }>(
-      await runComply(['audit-log', '--all', '--limit', '2', '--json'], sessionEnv),
+      await runComply(['audit-log', '--all', '--limit', '5', '--json'], sessionEnv),
     );
     expect(all.nextCursor).toBeNull();
     expect(all.events.map((e) => e.seq)).toEqual(seqs);

@@ -644,13 +644,18 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       from: z.string().optional().describe('Earliest event, ISO date-time, inclusive'),
       to: z.string().optional().describe('Latest event, ISO date-time, inclusive'),
       actorId: z.string().min(1).max(128).optional().describe('Only this actor: a userId or a keyId'),
-      action: z.string().min(1).max(128).optional().describe('Only this action, e.g. member.created'),
+      action: z
+        .string()
+        .min(1)
+        .max(128)
+        .optional()
+        .describe('Only this action (member.created), or a family ending in a dot (member.)'),
       resourceType: z
         .string()
         .min(1)
         .max(64)
         .optional()
-        .describe('Only this resource type, e.g. requirement'),
+        .describe('Only this resource type: requirement, evidence, ai-system, snapshot, key, member, …'),
       limit: z.number().int().min(1).max(500).default(50).describe('Events per page, 1–500 (default 50)'),
       cursor: z.string().optional().describe('nextCursor of the previous page'),
       verify: z.boolean().default(false).describe('Also check the hash chain of the whole log'),

@@ -65,7 +65,10 @@ export function registerAuditLogCommand(program: Command, cli: Cli): void {
     .option('--to <date>', 'events at or before (YYYY-MM-DD: through that day)', parseTimestamp('end'))
     .option('--actor <id>', 'only this actor: a userId or a keyId')
     .option('--action <action>', 'only this action (member.created), or a family ending in a dot (member.)')
-    .option('--resource-type <type>', 'only this kind of resource, e.g. member, requirement, evidence')
+    .option(
+      '--resource-type <type>',
+      'only this kind of resource: requirement, evidence, ai-system, snapshot, key, member, …',
+    )
     .option('--limit <n>', 'events per page, 1–500 (default 50)', parseInteger)
     .option('--cursor <cursor>', 'continue from a previous page (its nextCursor)')
     .option('--all', 'follow nextCursor to the oldest matching event')
