@@ -14,6 +14,8 @@ const FEATURE_ORDER = [
   'ai-systems',
   'attestations',
   'cte',
+  'members',
+  'audit',
   'scores',
   'compliance',
   'requirements',

@@ -1,3 +1,4 @@
+import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -10,9 +11,12 @@ import type { AppContext } from './context.js';
 import { AiSystemDirectory } from './features/ai-systems/ai-systems.directory.js';
 import { aiSystemRoutes } from './features/ai-systems/ai-systems.routes.js';
 import { attestationRoutes } from './features/attestations/attestations.routes.js';
+import { auditRoutes, platformAuditRoutes } from './features/audit/audit.routes.js';
 import { registerAuth } from './features/auth/auth.plugin.js';
+import { authRoutes } from './features/auth/auth.routes.js';
 import { AuthFailureLimiter } from './features/auth/auth-failures.js';
-import { keyRoutes, meRoutes } from './features/auth/keys.routes.js';
+import { keyRoutes } from './features/auth/keys.routes.js';
+import { SignInThrottle } from './features/auth/sign-in.service.js';
 import { complianceRoutes } from './features/compliance/compliance.routes.js';
 import { consoleRoutes, findConsoleDir } from './features/console/console.routes.js';
 import { controlLibraryRoutes, controlRoutes } from './features/controls/controls.routes.js';
@@ -20,6 +24,7 @@ import { cteRoutes } from './features/cte/cte.routes.js';
 import { evidenceRoutes, expiringEvidenceRoutes } from './features/evidence/evidence.routes.js';
 import { exportRoutes } from './features/exports/export.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
+import { memberRoutes } from './features/members/members.routes.js';
 import { orgScope } from './features/orgs/org-scope.js';
 import { orgRoutes, orgSummaryRoutes } from './features/orgs/orgs.routes.js';
 import { requirementRoutes } from './features/requirements/requirements.routes.js';
@@ -116,19 +121,32 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           'path, query or body may contain NUL (U+0000), except within attestation claims.',
       },
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'API key (machines: sidecars, CI, agents)' },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'comply_session',
+            description:
+              'A signed-in person (POST /auth/login). Changes made with it must carry the Origin of the daemon itself.',
+          },
+        },
       },
-      security: [{ bearer: [] }],
+      security: [{ bearer: [] }, { session: [] }],
     },
   });
 
   // Built once per app: nothing the database holds is kept by a module.
   const caches = createCaches(db, config);
-  registerAuth(
-    app,
-    caches.apiKeys,
-    new AuthFailureLimiter(config.authFailures.max, config.authFailures.windowMs),
-  );
+  // Sets cookies only: the auth hook reads the one cookie it needs itself, on the requests that carry no key.
+  await app.register(cookie, { hook: false });
+  registerAuth(app, {
+    keys: caches.apiKeys,
+    sessions: caches.sessions,
+    refusals: new AuthFailureLimiter(config.authFailures.max, config.authFailures.windowMs),
+    db,
+    publicOrigin: config.publicUrl ? new URL(config.publicUrl).origin : null,
+  });
 
   // Public routes (health, the OpenAPI document, the console) are not rate limited: the limiter then adds
   // no hook to them at all, where an allow-list would be asked on every request of every route.
@@ -144,7 +162,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     nameSpace: 'comply:rate:',
     // Shared counters must not become a single point of failure: if Redis is down, serve.
     skipOnError: true,
-    keyGenerator: (request) => request.principal?.keyId ?? request.ip,
+    keyGenerator: (request) => request.principal?.actor.id ?? request.ip,
     errorResponseBuilder: (_request, context) =>
       new AppError(
         'RATE_LIMITED',
@@ -158,12 +176,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   readCache.start();
   app.addHook('onClose', () => readCache.close());
   const revocations = new RevocationBus(options.redis ?? null, {
-    evict: (revocation) =>
-      revocation.kind === 'api-key'
-        ? caches.apiKeys.evict(revocation.keyId)
-        : caches.sidecarKeys.evict(revocation.orgId, revocation.keyId),
+    evict: (revocation) => {
+      if (revocation.kind === 'api-key') caches.apiKeys.evict(revocation.keyId);
+      else if (revocation.kind === 'user') caches.sessions.evictUser(revocation.userId);
+      else caches.sidecarKeys.evict(revocation.orgId, revocation.keyId);
+    },
     clear: () => {
       caches.apiKeys.clear();
+      caches.sessions.clear();
       caches.sidecarKeys.clear();
     },
   });
@@ -174,7 +194,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const aiSystems = new AiSystemDirectory(db, options.redis ?? null);
   aiSystems.start();
   app.addHook('onClose', async () => aiSystems.close());
-  const ctx: AppContext = { config, db, aiSystems, jobs, caches, readCache, revocations, log: app.log };
+  const signIns = new SignInThrottle(config.signInFailures);
+  const ctx: AppContext = {
+    config,
+    db,
+    aiSystems,
+    jobs,
+    caches,
+    signIns,
+    readCache,
+    revocations,
+    log: app.log,
+  };
   await app.register(healthRoutes, { ctx });
   const consoleDir = findConsoleDir();
   if (consoleDir) await app.register(consoleRoutes, { dir: consoleDir });
@@ -182,7 +213,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(
     async function apiRoutes(api) {
       await api.register(orgRoutes, { ctx });
-      await api.register(meRoutes);
+      await api.register(authRoutes, { ctx });
+      await api.register(platformAuditRoutes, { ctx });
       await api.register(controlLibraryRoutes, { ctx });
       // Every route that names an org, in one subtree: the org must exist, and a write drops the org's
       // cached reads.
@@ -190,6 +222,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         orgScope(async (org) => {
           await org.register(orgSummaryRoutes, { ctx });
           await org.register(keyRoutes, { ctx });
+          await org.register(memberRoutes, { ctx });
+          await org.register(auditRoutes, { ctx });
           await org.register(controlRoutes, { ctx });
           await org.register(requirementRoutes, { ctx });
           await org.register(evidenceRoutes, { ctx });

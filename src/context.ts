@@ -4,6 +4,8 @@ import type { AiSystemDirectory } from './features/ai-systems/ai-systems.directo
 import type { EpochSummaryCache } from './features/attestations/epochs.service.js';
 import type { KnownControls } from './features/attestations/known-controls.js';
 import type { KeyResolver } from './features/auth/keys.service.js';
+import type { SessionResolver } from './features/auth/sessions.service.js';
+import type { SignInThrottle } from './features/auth/sign-in.service.js';
 import type { KnownOrgs } from './features/orgs/org-scope.js';
 import type { SidecarKeyCache } from './features/sidecars/sidecar-keys.cache.js';
 import type { OrgReadCache } from './platform/cache/org-read-cache.js';
@@ -19,6 +21,8 @@ import type { JobRunner } from './platform/jobs/jobs.js';
 export interface Caches {
   /** API keys by secret (10 s; revocations evict at once). */
   apiKeys: KeyResolver;
+  /** Session cookies by token (10 s; sign-outs and member changes evict at once). */
+  sessions: SessionResolver;
   /** Sidecar public keys by org and key id (10 s; revocations evict at once). */
   sidecarKeys: SidecarKeyCache;
   /** Orgs known to exist (orgs are never deleted). */
@@ -37,6 +41,8 @@ export interface AppContext {
   aiSystems: AiSystemDirectory;
   jobs: JobRunner;
   caches: Caches;
+  /** Failed sign-ins per email: slowed, then refused. */
+  signIns: SignInThrottle;
   /** Serialized hot reads per org; writers invalidate the org after their commit. */
   readCache: OrgReadCache;
   /** Call after a key revocation commits: evicts it here and on every other daemon instance. */

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from './app.js';
+import { invitationUrl } from './features/auth/auth.routes.js';
 import { countKeys, createKey } from './features/auth/keys.service.js';
+import { issueSetupLink } from './features/auth/sign-in.service.js';
 import { seedControlLibrary } from './features/controls/library.seed.js';
 import { scheduleComplianceRollup } from './features/scores/rollup.job.js';
 import type { Config } from './platform/config.js';
@@ -31,7 +33,8 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
   const metrics = config.metricsPort === null ? undefined : new Metrics();
   const app = await buildApp({ config, db, jobs, redis, logger: log, metrics });
 
-  if (!config.adminKey && (await countKeys(db.em())) === 0) {
+  const firstStart = !config.adminKey && (await countKeys(db.em())) === 0;
+  if (firstStart) {
     const key = await createKey(db.em(), { orgId: null, scopes: ['admin'], name: 'bootstrap' });
     // Printed once, on the first start of an empty database: it is the only way in.
     process.stdout.write(
@@ -40,6 +43,16 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
   }
 
   const address = await app.listen({ host: config.host, port: config.port });
+  const setup = firstStart ? await issueSetupLink(db.em()) : null;
+  if (setup) {
+    const link = invitationUrl(
+      config.publicUrl ?? address.replace('://0.0.0.0', '://127.0.0.1'),
+      setup.token,
+    );
+    process.stdout.write(
+      `Open this link to create the first person, a platform administrator (once; valid 7 days):\n  ${link}\n\n`,
+    );
+  }
   const metricsServer = metrics
     ? await startMetricsServer(metrics, config.metricsHost, config.metricsPort as number)
     : null;

@@ -26,6 +26,16 @@ export interface Config {
   metricsPort: number | null;
   /** Address the metrics listener binds to (`COMPLY_METRICS_HOST`, else `host`). */
   metricsHost: string;
+  /**
+   * The daemon's address as browsers reach it (`COMPLY_PUBLIC_URL`): the origin cookie-authenticated changes
+   * must come from, the base of invitation links, and `Secure` cookies when https. Null: the request's own host.
+   */
+  publicUrl: string | null;
+  sessions: { idleMs: number; maxMs: number };
+  /** Failed sign-ins per email: slowed from `slowAfter` on, refused with 429 from `max` on, within `windowMs`. */
+  signInFailures: { slowAfter: number; max: number; windowMs: number };
+  /** Single sign-on with OpenID Connect; null unless issuer, client id and secret are all set. */
+  oidc: { issuer: string; clientId: string; clientSecret: string } | null;
 }
 
 export class ConfigError extends Error {}
@@ -66,6 +76,26 @@ function queuePrefix(env: Env): string {
   return raw;
 }
 
+function oidc(env: Env): Config['oidc'] {
+  const issuer = url(env, 'COMPLY_OIDC_ISSUER', ['http:', 'https:']);
+  const clientId = env.COMPLY_OIDC_CLIENT_ID || null;
+  const clientSecret = env.COMPLY_OIDC_CLIENT_SECRET || null;
+  const given = [issuer, clientId, clientSecret].filter((value) => value !== null).length;
+  if (given === 0) return null;
+  if (given < 3) {
+    throw new ConfigError(
+      'Single sign-on needs COMPLY_OIDC_ISSUER, COMPLY_OIDC_CLIENT_ID and COMPLY_OIDC_CLIENT_SECRET',
+    );
+  }
+  if (!env.COMPLY_PUBLIC_URL)
+    throw new ConfigError('Single sign-on needs COMPLY_PUBLIC_URL (its callback address)');
+  return Object.freeze({
+    issuer: issuer as string,
+    clientId: clientId as string,
+    clientSecret: clientSecret as string,
+  });
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export function loadConfig(env: Env = process.env): Readonly<Config> {
@@ -103,5 +133,16 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     }),
     metricsPort: env.COMPLY_METRICS_PORT ? integer(env, 'COMPLY_METRICS_PORT', 0, 0, 65535) : null,
     metricsHost: env.COMPLY_METRICS_HOST || env.HOST || '127.0.0.1',
+    publicUrl: url(env, 'COMPLY_PUBLIC_URL', ['http:', 'https:']),
+    sessions: Object.freeze({
+      idleMs: integer(env, 'COMPLY_SESSION_IDLE_MINUTES', 720, 1, 525_600) * 60_000,
+      maxMs: integer(env, 'COMPLY_SESSION_MAX_HOURS', 168, 1, 8_760) * 3_600_000,
+    }),
+    signInFailures: Object.freeze({
+      slowAfter: integer(env, 'COMPLY_SIGN_IN_SLOW_AFTER', 3, 1, 1000),
+      max: integer(env, 'COMPLY_SIGN_IN_FAILURES_MAX', 10, 1, 1000),
+      windowMs: integer(env, 'COMPLY_SIGN_IN_WINDOW_MS', 900_000, 100, 86_400_000),
+    }),
+    oidc: oidc(env),
   });
 }

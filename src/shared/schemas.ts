@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { EVIDENCE_TYPES, INTERVALS, REQUIREMENT_STATUSES } from './vocabulary.js';
+import { EVIDENCE_TYPES, INTERVALS, MEMBER_ROLES, REQUIREMENT_STATUSES } from './vocabulary.js';
 
 /** Schemas shared by several features. Feature-specific shapes live beside their routes. */
 
@@ -86,4 +86,10 @@ export const SidecarKeyId = Identifier('Sidecar key id, named in each L2 signatu
 
 export const Score = Type.Union([Type.Number(), Type.Null()], {
   description: '100 × (implemented + 0.5 × in_progress) / applicable, one decimal; null when none applies',
+});
+
+export const MemberRoleSchema = Type.Enum(MEMBER_ROLES, {
+  description:
+    'viewer (read) | editor (read, write) | approver (read, write, approve) | owner (read, write, approve, ' +
+    'export, members and keys) | auditor (read and export, until expiresAt, only frameworkIds when given)',
 });

@@ -33,13 +33,14 @@ export type Scope = (typeof SCOPES)[number];
 
 /**
  * What a person may do in an org. `approve` (risk acceptance, assessments, documents, closing findings) and
- * `manage` (the org's members and keys) are permissions of roles only: no key scope grants them.
+ * `manage` (the org's members and keys) are permissions of roles only, as is `audit` (reading the audit trail):
+ * no key scope grants them, a platform key's `admin` includes them.
  */
 export const MEMBER_ROLES = ['viewer', 'editor', 'approver', 'owner', 'auditor'] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 export const MEMBER_STATUSES = ['invited', 'active', 'disabled'] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
-export const PERMISSIONS = [...SCOPES, 'approve', 'manage'] as const;
+export const PERMISSIONS = [...SCOPES, 'approve', 'manage', 'audit'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 /** The permissions of each role; an auditor's are further bounded by its expiry and frameworks. */
@@ -47,8 +48,8 @@ export const ROLE_PERMISSIONS: Record<MemberRole, readonly Permission[]> = {
   viewer: ['read'],
   editor: ['read', 'write'],
   approver: ['read', 'write', 'approve'],
-  owner: ['read', 'write', 'approve', 'export', 'manage'],
-  auditor: ['read', 'export'],
+  owner: ['read', 'write', 'approve', 'export', 'manage', 'audit'],
+  auditor: ['read', 'export', 'audit'],
 };
 
 /** Who made a change: a signed-in person, an API key, or comply itself (jobs, migrations). */

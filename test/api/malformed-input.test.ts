@@ -166,6 +166,7 @@ describe.each(dbKinds)('malformed input on %s', (kind) => {
       epochId: 'epoch-1',
       attestationId: 'att-none',
       edgeId: 'edge-none',
+      userId: 'usr-none',
     };
     const urlOf = (path: string) =>
       path.replace(/\{(\w+)\}/g, (_, name: string) => {
@@ -238,6 +239,8 @@ describe.each(dbKinds)('malformed input on %s', (kind) => {
         fileUrl: 'https://example.com/a',
       }),
       'POST /api/v1/orgs/{orgId}/attestations': () => attestation({ level: 'L0', systemId: 'sweep' }),
+      'POST /api/v1/orgs/{orgId}/members': () => ({ email: 'a@example.com', name: 'A', role: 'auditor' }),
+      'PUT /api/v1/orgs/{orgId}/members/{userId}': () => ({ role: 'auditor' }),
     };
 
     it('answers far dates in every date member of a body with a response, not a 500', async () => {

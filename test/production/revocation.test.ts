@@ -29,7 +29,7 @@ interface Instance {
 const applied = async (bus: RevocationBus, keyId: string) => {
   for (;;) {
     const [revocation] = (await once(bus, 'revocation')) as [Revocation];
-    if (revocation.keyId === keyId) return;
+    if ('keyId' in revocation && revocation.keyId === keyId) return;
   }
 };
 

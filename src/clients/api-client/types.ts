@@ -6,21 +6,12 @@ import type {
   EpochSchema,
 } from '../../features/attestations/attestations.schemas.js';
 import type {
-  CreatedKeySchema,
-  KeyListSchema,
-  KeySchema,
-} from '../../features/auth/keys.schemas.js';
-import type {
-  CreatedMemberSchema,
-  MemberListSchema,
-  MemberSchema,
-} from '../../features/auth/members.schemas.js';
-import type { MeSchema, SignedInSchema, SsoConfigSchema } from '../../features/auth/sessions.schemas.js';
-import type {
   AuditEventSchema,
   AuditLogSchema,
   AuditVerificationSchema,
 } from '../../features/audit/audit.schemas.js';
+import type { CreatedKeySchema, KeyListSchema, KeySchema } from '../../features/auth/keys.schemas.js';
+import type { MeSchema, SignedInSchema, SsoConfigSchema } from '../../features/auth/sessions.schemas.js';
 import type {
   ComplianceSchema,
   SnapshotListSchema,
@@ -55,6 +46,11 @@ import type {
   EvidenceSchema,
   ExpiringEvidenceListSchema,
 } from '../../features/evidence/evidence.schemas.js';
+import type {
+  CreatedMemberSchema,
+  MemberListSchema,
+  MemberSchema,
+} from '../../features/members/members.schemas.js';
 import type { OrgListSchema, OrgSchema } from '../../features/orgs/orgs.schemas.js';
 import type {
   FrameworkComplianceSchema,

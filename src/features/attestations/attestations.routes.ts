@@ -50,7 +50,7 @@ export const attestationRoutes: FeatureRoutes = async function attestationRoutes
     },
     (request, reply) => {
       const { orgId } = request.params;
-      const postedBy = principalOf(request).keyId;
+      const postedBy = principalOf(request).actor.id;
       return ingest.ingest(orgId, request.body, postedBy).then(({ created, record }) => {
         if (created) {
           reply

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, OrgId, Timestamp } from '../../shared/schemas.js';
+import { InstantString, Nullable, OrgId, Timestamp } from '../../shared/schemas.js';
 import { ACTOR_TYPES } from '../../shared/vocabulary.js';
 
 export const AuditActorSchema = Type.Object({
@@ -38,13 +38,15 @@ export const AuditVerificationSchema = Type.Object({
   valid: Type.Boolean(),
   events: Type.Integer({ description: 'Events checked' }),
   headHash: Nullable(Type.String({ description: 'Hash of the newest event' })),
-  firstInvalid: Type.Optional(Type.Object({ seq: Type.Integer(), eventId: Type.String(), reason: Type.String() })),
+  firstInvalid: Type.Optional(
+    Type.Object({ seq: Type.Integer(), eventId: Type.String(), reason: Type.String() }),
+  ),
 });
 
 export const AuditQuery = Type.Object(
   {
-    from: Type.Optional(Type.String({ format: 'date-time' })),
-    to: Type.Optional(Type.String({ format: 'date-time' })),
+    from: Type.Optional(InstantString('Events at or after')),
+    to: Type.Optional(InstantString('Events before')),
     actorId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
     action: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
     resourceType: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),

@@ -1,19 +1,9 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { FeatureRoutes } from '../../context.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
-import { SCOPES } from '../../shared/vocabulary.js';
 import { principalOf } from './auth.plugin.js';
-import {
-  CreatedKeySchema,
-  CreateKeyBody,
-  KeyListSchema,
-  KeyParams,
-  KeySchema,
-  PrincipalSchema,
-} from './keys.schemas.js';
+import { CreatedKeySchema, CreateKeyBody, KeyListSchema, KeyParams, KeySchema } from './keys.schemas.js';
 import { type ApiKeyRow, createKey, getKey, listKeys, revokeKey } from './keys.service.js';
-import { hasScope, isPlatform } from './scopes.js';
 
 const keyView = (key: ApiKeyRow) => ({
   keyId: key.keyId,
@@ -24,41 +14,12 @@ const keyView = (key: ApiKeyRow) => ({
   revokedAt: key.revokedAt,
 });
 
-/** The key making the request. */
-export const meRoutes: FastifyPluginAsyncTypebox = async function meRoutes(app) {
-  app.get(
-    '/me',
-    {
-      // An attest-only or export-only key must be able to learn its own scopes.
-      config: { anyScope: true },
-      schema: {
-        tags: ['keys'],
-        summary: 'The key making the request: its organization (null for a platform key) and what it may do',
-        response: { 200: PrincipalSchema, ...errorResponses },
-      },
-    },
-    async (request) => {
-      const principal = principalOf(request);
-      return {
-        keyId: principal.keyId,
-        orgId: principal.orgId,
-        platform: isPlatform(principal),
-        scopes: [...principal.scopes],
-        can: Object.fromEntries(SCOPES.map((scope) => [scope, hasScope(principal, scope)])) as Record<
-          (typeof SCOPES)[number],
-          boolean
-        >,
-      };
-    },
-  );
-};
-
 /** An org's API keys (under the org scope). */
 export const keyRoutes: FeatureRoutes = async function keyRoutes(app, { ctx }) {
   app.post(
     '/orgs/:orgId/keys',
     {
-      config: { scope: 'admin' },
+      config: { scope: 'manage' },
       schema: {
         tags: ['keys'],
         summary: 'Issue an API key for an organization (the secret is returned once)',
@@ -69,7 +30,11 @@ export const keyRoutes: FeatureRoutes = async function keyRoutes(app, { ctx }) {
     },
     async (request, reply) => {
       const em = ctx.db.em();
-      const key = await createKey(em, { orgId: request.params.orgId, ...request.body });
+      const key = await createKey(em, {
+        orgId: request.params.orgId,
+        ...request.body,
+        createdBy: principalOf(request).actor.id,
+      });
       request.log.info({ keyId: key.keyId, orgId: key.orgId, scopes: key.scopes }, 'api key created');
       return reply
         .status(201)
@@ -84,7 +49,7 @@ export const keyRoutes: FeatureRoutes = async function keyRoutes(app, { ctx }) {
   app.get(
     '/orgs/:orgId/keys',
     {
-      config: { scope: 'admin' },
+      config: { scope: 'manage' },
       schema: {
         tags: ['keys'],
         summary: "An organization's API keys (never their secrets)",
@@ -101,7 +66,7 @@ export const keyRoutes: FeatureRoutes = async function keyRoutes(app, { ctx }) {
   app.get(
     '/orgs/:orgId/keys/:keyId',
     {
-      config: { scope: 'admin' },
+      config: { scope: 'manage' },
       schema: {
         tags: ['keys'],
         summary: 'One API key (never its secret)',
@@ -118,7 +83,7 @@ export const keyRoutes: FeatureRoutes = async function keyRoutes(app, { ctx }) {
   app.delete(
     '/orgs/:orgId/keys/:keyId',
     {
-      config: { scope: 'admin' },
+      config: { scope: 'manage' },
       schema: {
         tags: ['keys'],
         summary: 'Revoke an API key; it is refused from then on',

@@ -40,7 +40,7 @@ export interface CreatedKey {
 
 export async function createKey(
   em: Em,
-  input: { orgId: string | null; scopes: Scope[]; name?: string | null },
+  input: { orgId: string | null; scopes: Scope[]; name?: string | null; createdBy?: string | null },
 ): Promise<CreatedKey> {
   const scopes = [...new Set(input.scopes)].sort() as Scope[];
   if (input.orgId !== null && scopes.includes('admin')) {
@@ -51,7 +51,11 @@ export async function createKey(
   const key = generateSecret();
   const created = { keyId: generateKeyId(), orgId: input.orgId, name: input.name ?? null, scopes };
   const createdAt = new Date();
-  await insertApiKey(em, { ...created, keyHash: hashSecret(key) }, createdAt);
+  await insertApiKey(
+    em,
+    { ...created, keyHash: hashSecret(key), createdBy: input.createdBy ?? null },
+    createdAt,
+  );
   return { keyId: created.keyId, key, orgId: created.orgId, name: created.name, scopes, createdAt };
 }
 
@@ -74,6 +78,14 @@ export async function revokeKey(em: Em, orgId: string, keyId: string): Promise<A
 export const countKeys = (em: Em): Promise<number> => countApiKeys(em);
 
 const CACHE_TTL_MS = 10_000;
+
+/** The key of `COMPLY_ADMIN_KEY`: a platform key that has no row. */
+const BOOTSTRAP_PRINCIPAL: Principal = {
+  actor: { type: 'key', id: 'bootstrap', name: 'platform key (COMPLY_ADMIN_KEY)' },
+  orgId: null,
+  platform: true,
+  permissions: ['admin'],
+};
 
 /** How many secrets each cache keeps: the keys that resolved, and the secrets that did not. */
 export interface KeyCacheCapacity {
@@ -115,7 +127,7 @@ export class KeyResolver {
     if (this.bootstrapSecret) {
       const given = Buffer.from(secret, 'utf8');
       if (given.length === this.bootstrapSecret.length && timingSafeEqual(given, this.bootstrapSecret)) {
-        return { keyId: 'bootstrap', orgId: null, scopes: ['admin'] };
+        return BOOTSTRAP_PRINCIPAL;
       }
     }
     const principal = this.keys.get(secret) ?? this.refusals.get(secret);
@@ -129,7 +141,12 @@ export class KeyResolver {
     const row = await selectApiKeyByHash(this.em(), hash);
     // The index lookup found the row by hash; the constant-time compare keeps the check itself uniform.
     if (row && !row.revokedAt && digestsEqual(row.keyHash, hash)) {
-      const principal = { keyId: row.keyId, orgId: row.orgId, scopes: row.scopes };
+      const principal: Principal = {
+        actor: { type: 'key', id: row.keyId, name: row.name ?? row.keyId },
+        orgId: row.orgId,
+        platform: row.orgId === null,
+        permissions: row.scopes,
+      };
       this.refusals.delete(secret);
       this.keys.set(secret, principal);
       return principal;
@@ -145,6 +162,6 @@ export class KeyResolver {
   }
 
   evict(keyId: string): void {
-    this.keys.deleteWhere((principal) => principal.keyId === keyId);
+    this.keys.deleteWhere((principal) => principal.actor.id === keyId);
   }
 }

@@ -30,12 +30,20 @@ const textArray = (values: string[]) =>
 
 export async function insertApiKey(
   em: Em,
-  key: { keyId: string; orgId: string | null; name: string | null; scopes: Scope[]; keyHash: string },
+  key: {
+    keyId: string;
+    orgId: string | null;
+    name: string | null;
+    scopes: Scope[];
+    keyHash: string;
+    createdBy: string | null;
+  },
   now: Date,
 ): Promise<void> {
   await em.execute(
-    'insert into api_keys (key_id, org_id, name, scopes, key_hash, created_at) values (?, ?, ?, ?::text[], ?, ?)',
-    [key.keyId, key.orgId, key.name, textArray(key.scopes), key.keyHash, now],
+    `insert into api_keys (key_id, org_id, name, scopes, key_hash, created_by, created_at)
+     values (?, ?, ?, ?::text[], ?, ?, ?)`,
+    [key.keyId, key.orgId, key.name, textArray(key.scopes), key.keyHash, key.createdBy, now],
   );
 }
 

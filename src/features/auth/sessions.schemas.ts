@@ -1,10 +1,13 @@
 import { Type } from 'typebox';
-import { Nullable, PlainText, Timestamp } from '../../shared/schemas.js';
+import { MemberRoleSchema, Nullable, PlainText, Timestamp } from '../../shared/schemas.js';
 import { PrincipalSchema } from './keys.schemas.js';
-import { MemberRoleSchema } from './members.schemas.js';
 
 /** Passwords: at least 12 characters (NIST SP 800-63B length over composition rules). */
-export const Password = Type.String({ minLength: 12, maxLength: 1024, description: 'At least 12 characters' });
+export const Password = Type.String({
+  minLength: 12,
+  maxLength: 1024,
+  description: 'At least 12 characters',
+});
 
 export const UserSchema = Type.Object({
   userId: Type.String(),
@@ -19,7 +22,10 @@ export const UserOrgSchema = Type.Object({ orgId: Type.String(), role: MemberRol
 export const SignedInSchema = Type.Object({ user: UserSchema, orgs: Type.Array(UserOrgSchema) });
 
 export const LoginBody = Type.Object(
-  { email: Type.String({ minLength: 1, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 1024 }) },
+  {
+    email: Type.String({ minLength: 1, maxLength: 254 }),
+    password: Type.String({ minLength: 1, maxLength: 1024 }),
+  },
   { additionalProperties: false },
 );
 
@@ -27,7 +33,9 @@ export const AcceptInvitationBody = Type.Object(
   {
     token: Type.String({ minLength: 16, maxLength: 128 }),
     password: Password,
-    name: Type.Optional(PlainText({ minLength: 1, maxLength: 200, description: 'The set-up link only: your name' })),
+    name: Type.Optional(
+      PlainText({ minLength: 1, maxLength: 200, description: 'The set-up link only: your name' }),
+    ),
     email: Type.Optional(
       Type.String({ format: 'email', maxLength: 254, description: 'The set-up link only: your email' }),
     ),
@@ -37,7 +45,9 @@ export const AcceptInvitationBody = Type.Object(
 
 export const SsoConfigSchema = Type.Object({
   sso: Type.Boolean({ description: 'Whether "Sign in with SSO" is configured' }),
-  setupPending: Type.Boolean({ description: 'No person exists yet: the set-up link printed at start creates one' }),
+  setupPending: Type.Boolean({
+    description: 'No person exists yet: the set-up link printed at start creates one',
+  }),
 });
 
 export const UserMeSchema = Type.Object({
@@ -50,7 +60,9 @@ export const UserMeSchema = Type.Object({
     Type.Object({
       orgId: Type.String(),
       role: MemberRoleSchema,
-      scopes: Type.Array(Type.String(), { description: 'What the role allows: read, write, approve, export, manage' }),
+      scopes: Type.Array(Type.String(), {
+        description: 'What the role allows: read, write, approve, export, manage',
+      }),
       expiresAt: Nullable(Timestamp),
       frameworkIds: Nullable(Type.Array(Type.String())),
     }),

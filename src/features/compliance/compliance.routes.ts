@@ -85,7 +85,7 @@ export const complianceRoutes: FeatureRoutes = async function complianceRoutes(a
         orgId,
         label: request.body.label,
         notes: request.body.notes,
-        createdBy: principalOf(request).keyId,
+        createdBy: principalOf(request).actor.id,
       });
       return reply
         .status(201)

@@ -1,7 +1,7 @@
 import type { FeatureRoutes } from '../../context.js';
 import { sendSerialized } from '../../platform/cache/org-read-cache.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
-import { principalOf } from '../auth/auth.plugin.js';
+import { principalOf, reviewerOf } from '../auth/auth.plugin.js';
 import {
   ApplicabilityBody,
   ControlIdParams,
@@ -133,8 +133,8 @@ export const controlRoutes: FeatureRoutes = async function controlRoutes(app, { 
         controlId,
         applicable: request.body.applicable,
         justification: request.body.justification,
-        actor: request.body.reviewer,
-        keyId: principalOf(request).keyId,
+        actor: reviewerOf(request, request.body.reviewer),
+        keyId: principalOf(request).actor.id,
       });
     },
   );
@@ -159,8 +159,8 @@ export const controlRoutes: FeatureRoutes = async function controlRoutes(app, { 
         controlId,
         status: request.body.status,
         note: request.body.note,
-        actor: request.body.reviewer,
-        keyId: principalOf(request).keyId,
+        actor: reviewerOf(request, request.body.reviewer),
+        keyId: principalOf(request).actor.id,
       });
     },
   );

@@ -73,7 +73,7 @@ export const mappingRoutes: FeatureRoutes = async function mappingRoutes(app, { 
       },
     },
     async (request, reply) => {
-      const edge = await addAnalystEdge(ctx.db.em(), request.body, principalOf(request).keyId);
+      const edge = await addAnalystEdge(ctx.db.em(), request.body, principalOf(request).actor.id);
       ctx.readCache.libraryChanged();
       request.log.info({ edgeId: edge.edgeId }, 'crosswalk edge added');
       return reply.status(201).send(edge);

@@ -69,7 +69,7 @@ export function evidenceRoutesFor(
         const evidence = await addEvidence(em, {
           ...key,
           evidence: request.body,
-          createdBy: principalOf(request).keyId,
+          createdBy: principalOf(request).actor.id,
         });
         return reply
           .status(201)

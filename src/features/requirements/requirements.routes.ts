@@ -1,6 +1,6 @@
 import type { FeatureRoutes } from '../../context.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
-import { principalOf } from '../auth/auth.plugin.js';
+import { principalOf, reviewerOf } from '../auth/auth.plugin.js';
 import { heldLibrary } from '../cte/library.service.js';
 import { sendRecordReport, sendReport } from '../cte/report-cache.js';
 import { evidenceRoutesFor } from '../evidence/evidence.routes.js';
@@ -122,7 +122,11 @@ export const requirementRoutes: FeatureRoutes = async function requirementRoutes
       const entry = await setRequirementStatus(
         ctx.db.em(),
         { orgId, frameworkId, requirementId },
-        { ...request.body, keyId: principalOf(request).keyId },
+        {
+          ...request.body,
+          reviewer: reviewerOf(request, request.body.reviewer),
+          keyId: principalOf(request).actor.id,
+        },
       );
       return { orgId, frameworkId, ...entry };
     },
@@ -145,7 +149,11 @@ export const requirementRoutes: FeatureRoutes = async function requirementRoutes
       const entry = await setRequirementApplicability(
         ctx.db.em(),
         { orgId, frameworkId, requirementId },
-        { ...request.body, keyId: principalOf(request).keyId },
+        {
+          ...request.body,
+          reviewer: reviewerOf(request, request.body.reviewer),
+          keyId: principalOf(request).actor.id,
+        },
       );
       return { orgId, frameworkId, ...entry };
     },
@@ -166,11 +174,11 @@ export const requirementRoutes: FeatureRoutes = async function requirementRoutes
     },
     async (request) => {
       const { orgId, frameworkId, requirementId } = request.params;
-      const { keyId } = principalOf(request);
+      const keyId = principalOf(request).actor.id;
       const entry = await withdrawAssessment(
         ctx.db.em(),
         { orgId, frameworkId, requirementId },
-        { actor: keyId ?? 'platform', keyId },
+        { actor: reviewerOf(request, keyId), keyId },
       );
       return { orgId, frameworkId, ...entry };
     },

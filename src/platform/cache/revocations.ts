@@ -6,7 +6,9 @@ const CHANNEL = 'comply:revoked';
 
 export type Revocation =
   | { kind: 'api-key'; keyId: string }
-  | { kind: 'sidecar-key'; orgId: string; keyId: string };
+  | { kind: 'sidecar-key'; orgId: string; keyId: string }
+  /** A person signed out, or their membership changed: their cached sessions are read again. */
+  | { kind: 'user'; userId: string };
 
 export interface RevocationTargets {
   /** Forget what is cached about one credential. */
@@ -16,7 +18,7 @@ export interface RevocationTargets {
 }
 
 /**
- * Revocations of API keys and sidecar keys reach every daemon instance at once: the instance that revokes
+ * Revocations of API keys, sidecar keys and people's sessions reach every daemon instance at once: the instance that revokes
  * evicts its own caches and publishes the revocation over Redis; every other instance evicts on receipt.
  * When the subscription comes back after Redis was away, every cached credential is dropped, since a
  * revocation may have been missed. The caches' own bound (10 s) only matters while Redis is down, or
@@ -81,6 +83,8 @@ function parse(message: string): Revocation | null {
     const value = JSON.parse(message) as Partial<Record<string, unknown>>;
     if (value.kind === 'api-key' && typeof value.keyId === 'string')
       return { kind: 'api-key', keyId: value.keyId };
+    if (value.kind === 'user' && typeof value.userId === 'string')
+      return { kind: 'user', userId: value.userId };
     if (value.kind === 'sidecar-key' && typeof value.keyId === 'string' && typeof value.orgId === 'string') {
       return { kind: 'sidecar-key', orgId: value.orgId, keyId: value.keyId };
     }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import type { Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
@@ -12,9 +13,21 @@ import { releaseDroppedConnections } from './pool-guard.js';
 export type Em = SqlEntityManager;
 export type Orm = PgMikroORM | PgliteMikroORM;
 
+/** Who makes the changes of the work in progress (a request), written by the audit trail's triggers. */
+export interface ChangeContext {
+  actor: { type: 'user' | 'key' | 'system'; id: string; name: string };
+  requestId: string | null;
+}
+
 export interface Database {
   orm: Orm;
   kind: 'postgresql' | 'pglite';
+  /**
+   * Runs `work` (and everything it starts) as changes made by `context`: every transaction of an entity manager
+   * it forks tells the database who acts (`comply.actor`, `comply.request_id`), for the audit trail. Writes
+   * outside it are comply's own (jobs).
+   */
+  actingAs<T>(context: ChangeContext, work: () => T): T;
   /**
    * A fresh entity manager with its own identity map: one per request or job. It is forked on first use,
    * so a request answered from a cache never pays for the fork.
@@ -146,10 +159,27 @@ export async function openDatabase(
     }
   }
   await migrate(orm, config.databaseUrl);
+  const changes = new AsyncLocalStorage<ChangeContext>();
   const db: Database = {
     orm,
     kind,
-    em: () => forkOnFirstUse(() => orm.em.fork() as unknown as Em),
+    actingAs: (context, work) => changes.run(context, work),
+    em: () =>
+      forkOnFirstUse(() => {
+        const em = orm.em.fork() as unknown as Em;
+        const change = changes.getStore();
+        // MikroORM sets these with set_config(…, true) as each transaction begins (a lone statement runs in a
+        // short transaction of its own), so they never outlive it on a pooled connection.
+        if (change) {
+          em.setSessionContext({
+            variables: {
+              'comply.actor': JSON.stringify(change.actor),
+              'comply.request_id': change.requestId ?? '',
+            },
+          });
+        }
+        return em;
+      }),
     async close() {
       await orm.close(true);
       release();

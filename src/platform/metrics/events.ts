@@ -15,7 +15,7 @@ export interface JobRunEvent {
   outcome: 'completed' | 'failed';
 }
 export interface CacheEvent {
-  cache: 'api-keys' | 'sidecar-keys' | 'org-reads' | 'ai-systems';
+  cache: 'api-keys' | 'sessions' | 'sidecar-keys' | 'org-reads' | 'ai-systems';
   hit: boolean;
 }
 

@@ -12,6 +12,7 @@ import { Migration20261124001000AnalystEdges } from './Migration20261124001000An
 import { Migration20261124001100AttestationEpochCounts } from './Migration20261124001100AttestationEpochCounts.js';
 import { Migration20261125000100RequirementEvidencePieces } from './Migration20261125000100RequirementEvidencePieces.js';
 import { Migration20261128000100AttestationEvidenceExpiry } from './Migration20261128000100AttestationEvidenceExpiry.js';
+import { Migration20261128000200People } from './Migration20261128000200People.js';
 
 /** Every migration, in the order of its name. Listed explicitly so the same set runs from source, tests and builds. */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   Migration20261124001100AttestationEpochCounts,
   Migration20261125000100RequirementEvidencePieces,
   Migration20261128000100AttestationEvidenceExpiry,
+  Migration20261128000200People,
 ];

@@ -1,15 +1,13 @@
 import { Type } from 'typebox';
-import { Nullable, OrgId, PlainText, Timestamp } from '../../shared/schemas.js';
-import { MEMBER_ROLES, MEMBER_STATUSES } from '../../shared/vocabulary.js';
-
-export const MemberRoleSchema = Type.Enum(MEMBER_ROLES, {
-  description:
-    'viewer (read) | editor (read, write) | approver (read, write, approve) | owner (read, write, approve, ' +
-    'export, members and keys) | auditor (read and export, until expiresAt, only frameworkIds when given)',
-});
+import { MemberRoleSchema, Nullable, OrgId, PlainText, Timestamp } from '../../shared/schemas.js';
+import { MEMBER_STATUSES } from '../../shared/vocabulary.js';
 
 const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254, description: 'Email address' });
-const PersonName = PlainText({ minLength: 1, maxLength: 200, description: 'Full name, shown on every record' });
+const PersonName = PlainText({
+  minLength: 1,
+  maxLength: 200,
+  description: 'Full name, shown on every record',
+});
 const FrameworkIds = Type.Array(Type.String({ minLength: 1, maxLength: 128 }), {
   maxItems: 100,
   uniqueItems: true,
@@ -21,7 +19,9 @@ export const MemberSchema = Type.Object({
   email: Type.String(),
   name: Type.String(),
   role: MemberRoleSchema,
-  status: Type.Enum(MEMBER_STATUSES, { description: 'invited (until the invitation is accepted) | active | disabled' }),
+  status: Type.Enum(MEMBER_STATUSES, {
+    description: 'invited (until the invitation is accepted) | active | disabled',
+  }),
   createdAt: Timestamp,
   lastSignInAt: Nullable(Timestamp),
   expiresAt: Type.Optional(Nullable(Timestamp)),
@@ -34,7 +34,10 @@ export const InvitationSchema = Type.Object({
   expiresAt: Timestamp,
 });
 
-export const CreatedMemberSchema = Type.Intersect([MemberSchema, Type.Object({ invitation: InvitationSchema })]);
+export const CreatedMemberSchema = Type.Intersect([
+  MemberSchema,
+  Type.Object({ invitation: InvitationSchema }),
+]);
 
 export const MemberListSchema = Type.Object({ orgId: Type.String(), members: Type.Array(MemberSchema) });
 
@@ -63,4 +66,7 @@ export const UpdateMemberBody = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
-export const MemberParams = Type.Object({ orgId: OrgId, userId: Type.String({ minLength: 1, maxLength: 64 }) });
+export const MemberParams = Type.Object({
+  orgId: OrgId,
+  userId: Type.String({ minLength: 1, maxLength: 64 }),
+});
