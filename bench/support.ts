@@ -45,7 +45,7 @@ export async function load(
     connections?: number;
     duration?: number;
     headers?: Record<string, string>;
-    method?: 'GET' | 'POST';
+    method?: 'GET' | 'POST' | 'PUT';
     body?: string;
     /** The server's process, to report its CPU time per request. */
     serverPid?: number;

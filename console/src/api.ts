@@ -20,13 +20,24 @@ export type Assessment = AssessmentSource;
 export const ASSESSMENTS: readonly Assessment[] = ASSESSMENT_SOURCES;
 
 /**
- * The console's client: every call goes to /api/v1 on the page's own origin with the signed-in key in the
- * Authorization header and no cookies; a 401 (a revoked key, say) is announced on the window.
+ * The console's client for a key: every call goes to /api/v1 on the page's own origin with the signed-in key
+ * in the Authorization header and no cookies; a 401 (a revoked key, say) is announced on the window.
  */
 export const consoleClient = (key: string) =>
   new ApiClient(window.location.origin, key, {
     onUnauthorized: () => window.dispatchEvent(new Event(UNAUTHORIZED)),
     init: { credentials: 'omit' },
+  });
+
+/**
+ * The console's client for a signed-in person: no Authorization header, the browser sends the HttpOnly session
+ * cookie (same origin only) and, on every change, the page's Origin, which the API checks. `quiet` leaves a
+ * 401 unannounced: the console asks whether a session is still there before it has one.
+ */
+export const sessionClient = (quiet = false) =>
+  new ApiClient(window.location.origin, undefined, {
+    ...(quiet ? {} : { onUnauthorized: () => window.dispatchEvent(new Event(UNAUTHORIZED)) }),
+    init: { credentials: 'same-origin' },
   });
 
 /** A form's filters as a query: an empty field ("any") is left out, as an unset one is. */

@@ -13,6 +13,23 @@ export const frameworkHref = (frameworkId: string, requirementId?: string) =>
 /** The attestations page with an epoch chosen. */
 export const epochHref = (epochId: string) => `#/attestations/${seg(epochId)}`;
 
-/** The route in the address bar: `#/frameworks/eu-ai-act/Art.%2026(6)` → `['frameworks', 'eu-ai-act', 'Art. 26(6)']`. */
-export const readRoute = () =>
-  (window.location.hash.replace(/^#\/?/, '') || 'overview').split('/').map(decodeURIComponent);
+/**
+ * The route in the address bar: `#/frameworks/eu-ai-act/Art.%2026(6)` → `['frameworks', 'eu-ai-act', 'Art. 26(6)']`.
+ * A query after the path (`#/accept?token=…`) is not part of the route.
+ */
+export const readRoute = () => (hashPath() || 'overview').split('/').map(decodeURIComponent);
+
+const hashPath = () => window.location.hash.replace(/^#\/?/, '').split('?')[0];
+
+/**
+ * The token of the invitation link in the address bar. An invitation link, and the first-start set-up link,
+ * is `<origin>/#/accept/<token>` (`#/accept?token=<token>` is read too): the token stays in the fragment,
+ * which the browser never sends to a server.
+ */
+export function readInvitationToken(): string | null {
+  const [page, token] = readRoute();
+  if (page !== 'accept') return null;
+  if (token) return token;
+  const query = window.location.hash.split('?')[1];
+  return query ? new URLSearchParams(query).get('token') : null;
+}

@@ -1,15 +1,14 @@
-import { StrictMode, useCallback, useEffect, useMemo, useState } from 'react';
+import { StrictMode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { UNAUTHORIZED } from './api';
-import { pageHref, readRoute } from './links';
-import { type Signed, signIn } from './resources/session';
+import { pageHref, readInvitationToken, readRoute } from './links';
+import { resumeSession, type Signed, STORED, signIn, signOut } from './resources/session';
 import { ROUTES, routeOf } from './routes';
-import { ErrorText, type Session, SessionContext } from './ui';
+import { type Session, SessionContext } from './ui';
+import { AcceptInvitationPage, SignInPage } from './views/signin';
 import './styles.css';
 
-/** The key lives in this tab's session storage only: never in a URL, a cookie or local storage. */
-const KEY = 'comply.key';
-const ORG = 'comply.org';
+const { key: KEY, org: ORG, person: PERSON } = STORED;
 
 function useRoute(): string[] {
   const [route, setRoute] = useState(readRoute);
@@ -19,49 +18,6 @@ function useRoute(): string[] {
     return () => window.removeEventListener('hashchange', onChange);
   }, []);
   return route;
-}
-
-function SignIn({ onSignedIn, error }: { onSignedIn(signed: Signed): void; error?: Error }) {
-  const [key, setKey] = useState('');
-  const [failure, setFailure] = useState<Error | undefined>(error);
-  const [busy, setBusy] = useState(false);
-  return (
-    <main id="main" className="signin">
-      <h1>comply</h1>
-      <p>Sign in with an API key. It is kept in this browser tab only and sent to the API of this server.</p>
-      <form
-        onSubmit={async (event) => {
-          event.preventDefault();
-          setBusy(true);
-          try {
-            const signed = await signIn(key.trim());
-            sessionStorage.setItem(KEY, key.trim());
-            onSignedIn(signed);
-          } catch (err) {
-            setFailure(err as Error);
-          } finally {
-            setBusy(false);
-          }
-        }}
-      >
-        <label htmlFor="api-key">API key</label>
-        <input
-          id="api-key"
-          name="api-key"
-          type="password"
-          autoComplete="off"
-          spellCheck={false}
-          required
-          value={key}
-          onChange={(event) => setKey(event.target.value)}
-        />
-        <button type="submit" disabled={busy}>
-          Sign in
-        </button>
-      </form>
-      {failure ? <ErrorText error={failure} /> : null}
-    </main>
-  );
 }
 
 function Console({ signed, onSignOut }: { signed: Signed; onSignOut(): void }) {
@@ -75,11 +31,28 @@ function Console({ signed, onSignOut }: { signed: Signed; onSignOut(): void }) {
   const org = signed.orgs.find((candidate) => candidate.orgId === orgId);
   const session: Session | null = useMemo(
     () =>
-      org ? { api: signed.api, me: signed.me, orgId: org.orgId, orgName: org.name, version, changed } : null,
+      org
+        ? {
+            api: signed.api,
+            me: signed.me,
+            kind: signed.kind,
+            platform: signed.platform,
+            person: signed.person,
+            orgId: org.orgId,
+            orgName: org.name,
+            role: org.role,
+            can: org.can,
+            version,
+            changed,
+          }
+        : null,
     [signed, org, version, changed],
   );
   const [page, ...params] = route;
   const current = routeOf(page);
+  // Pages a role may not use (members, the audit trail) are left out of the navigation.
+  const shown = ROUTES.filter((candidate) => !candidate.visible || (session && candidate.visible(session)));
+  const allowed = shown.includes(current);
   useEffect(() => {
     document.title = `${current.name} · comply`;
   }, [current]);
@@ -90,7 +63,7 @@ function Console({ signed, onSignOut }: { signed: Signed; onSignOut(): void }) {
       </a>
       <header className="top">
         <span className="brand">comply</span>
-        {signed.me.platform ? (
+        {signed.platform || signed.orgs.length > 1 ? (
           <label className="org-picker">
             Organization{' '}
             <select
@@ -110,16 +83,22 @@ function Console({ signed, onSignOut }: { signed: Signed; onSignOut(): void }) {
         ) : (
           <span className="org-name">{org?.name}</span>
         )}
-        <span className="key-info" title="What this key may do">
-          {signed.me.platform ? 'platform key' : signed.me.scopes.join(' · ')}
-        </span>
+        {signed.person ? (
+          <span className="key-info" title="Who is signed in, and their role here">
+            {signed.person.name} · {org?.role ?? (signed.platform ? 'platform administrator' : 'no role')}
+          </span>
+        ) : (
+          <span className="key-info" title="What this key may do">
+            {signed.me.type === 'key' && !signed.platform ? signed.me.scopes.join(' · ') : 'platform key'}
+          </span>
+        )}
         <button type="button" className="link" onClick={onSignOut}>
           Sign out
         </button>
       </header>
       <nav className="side" aria-label="Sections">
         <ul>
-          {ROUTES.map(({ id, name }) => (
+          {shown.map(({ id, name }) => (
             <li key={id}>
               <a href={pageHref(id)} aria-current={page === id ? 'page' : undefined}>
                 {name}
@@ -130,7 +109,13 @@ function Console({ signed, onSignOut }: { signed: Signed; onSignOut(): void }) {
       </nav>
       <main id="main" tabIndex={-1}>
         {!session ? (
-          <p>No organization exists yet: create one with the CLI (`comply orgs create`).</p>
+          signed.person && !signed.platform ? (
+            <p>You are not a member of any organization yet: ask an owner to invite you.</p>
+          ) : (
+            <p>No organization exists yet: create one with the CLI (`comply orgs create`).</p>
+          )
+        ) : !allowed ? (
+          <p role="alert">Your role in {session.orgName} does not include this page.</p>
         ) : (
           <SessionContext.Provider value={session}>{current.page(params)}</SessionContext.Provider>
         )}
@@ -140,19 +125,29 @@ function Console({ signed, onSignOut }: { signed: Signed; onSignOut(): void }) {
 }
 
 function App() {
+  const route = useRoute();
   const [signed, setSigned] = useState<Signed | null>(null);
-  const [restoring, setRestoring] = useState(() => sessionStorage.getItem(KEY) !== null);
+  const [restoring, setRestoring] = useState(
+    () => sessionStorage.getItem(KEY) !== null || localStorage.getItem(PERSON) !== null,
+  );
   const [error, setError] = useState<Error | undefined>();
+  const [keyFirst, setKeyFirst] = useState(false);
+  const signedKind = useRef<Signed['kind'] | null>(null);
+  signedKind.current = signed?.kind ?? null;
   useEffect(() => {
+    // A key of this tab, else the session cookie of a person who signed in (by password or SSO) before.
     const stored = sessionStorage.getItem(KEY);
-    if (!stored) return;
-    signIn(stored).then(
+    const restore = stored ? signIn(stored) : localStorage.getItem(PERSON) ? resumeSession() : null;
+    restore?.then(
       (result) => {
+        if (!result) localStorage.removeItem(PERSON);
         setSigned(result);
         setRestoring(false);
       },
       (err: Error) => {
         sessionStorage.removeItem(KEY);
+        localStorage.removeItem(PERSON);
+        setKeyFirst(stored !== null);
         setError(err);
         setRestoring(false);
       },
@@ -160,21 +155,54 @@ function App() {
   }, []);
   useEffect(() => {
     const onRefused = () => {
+      // Every request in flight may be refused: the first one signs out.
+      const kind = signedKind.current;
+      if (kind === null) return;
+      signedKind.current = null;
+      const wasKey = kind === 'key';
       sessionStorage.removeItem(KEY);
+      localStorage.removeItem(PERSON);
       setSigned(null);
-      setError(new Error('The API no longer accepts this key: sign in again.'));
+      setKeyFirst(wasKey);
+      setError(
+        new Error(
+          wasKey
+            ? 'The API no longer accepts this key: sign in again.'
+            : 'Your session has ended: sign in again.',
+        ),
+      );
     };
     window.addEventListener(UNAUTHORIZED, onRefused);
     return () => window.removeEventListener(UNAUTHORIZED, onRefused);
   }, []);
+  const enter = (result: Signed) => {
+    setError(undefined);
+    setSigned(result);
+  };
+  if (route[0] === 'accept') {
+    return (
+      <AcceptInvitationPage
+        token={readInvitationToken()}
+        onSignedIn={(result) => {
+          // The token leaves the address bar and the history: the console opens on the overview.
+          window.location.replace('#/overview');
+          enter(result);
+        }}
+      />
+    );
+  }
   if (restoring) return <p className="muted">Signing in…</p>;
-  if (!signed) return <SignIn onSignedIn={setSigned} error={error} />;
+  if (!signed) return <SignInPage onSignedIn={enter} error={error} keyFirst={keyFirst} />;
   return (
     <Console
       signed={signed}
-      onSignOut={() => {
+      onSignOut={async () => {
+        // A person's session ends on the server too; a key just leaves this tab.
+        await signOut(signed).catch(() => undefined);
         sessionStorage.removeItem(KEY);
         sessionStorage.removeItem(ORG);
+        localStorage.removeItem(PERSON);
+        setKeyFirst(signed.kind === 'key');
         setSigned(null);
         setError(undefined);
       }}

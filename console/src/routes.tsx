@@ -1,7 +1,10 @@
 import type { ReactNode } from 'react';
+import type { Session } from './ui';
 import { AttestationsView } from './views/attestations';
+import { AuditTrailView } from './views/audit';
 import { ConflictsView, CoverageView, SearchView } from './views/cte';
 import { FrameworkView } from './views/framework';
+import { MembersView } from './views/members';
 import { Overview } from './views/overview';
 import { ExportsView, SnapshotsView, SystemsView } from './views/records';
 
@@ -13,6 +16,8 @@ export interface Route {
   id: string;
   name: string;
   page(params: string[]): ReactNode;
+  /** Whether the signed-in key or person may use the page; absent: everyone. */
+  visible?(session: Session): boolean;
 }
 
 export const ROUTES: readonly Route[] = [
@@ -31,6 +36,13 @@ export const ROUTES: readonly Route[] = [
   { id: 'systems', name: 'AI systems', page: () => <SystemsView /> },
   { id: 'snapshots', name: 'Snapshots', page: () => <SnapshotsView /> },
   { id: 'exports', name: 'Exports', page: () => <ExportsView /> },
+  { id: 'members', name: 'Members', page: () => <MembersView />, visible: (session) => session.can.manage },
+  {
+    id: 'audit',
+    name: 'Audit trail',
+    page: () => <AuditTrailView />,
+    visible: (session) => session.can.audit,
+  },
 ];
 
 export const routeOf = (id: string | undefined): Route =>

@@ -2,12 +2,20 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useI
 import type { RawResponse } from '../../src/clients/api-client/client.js';
 import { percent, score as scoreText } from '../../src/clients/api-client/format.js';
 import type { ApiClient, Me } from './api';
+import type { Can, Signed, SignedOrg } from './resources/session';
 
+/** The signed-in key or person, in the organization the console shows. */
 export interface Session {
   api: ApiClient;
   me: Me;
+  kind: Signed['kind'];
+  platform: boolean;
+  person: Signed['person'];
   orgId: string;
   orgName: string;
+  role: SignedOrg['role'];
+  /** What the key or person may do in this org. */
+  can: Can;
   /** Bumped after every write, so that every view reloads what it shows. */
   version: number;
   changed(): void;

@@ -7,7 +7,7 @@ import { AppError, type ErrorDetails } from './errors.js';
  */
 export const RETRY_AFTER_SECONDS = 5;
 
-export type Dependency = 'database' | 'redis';
+export type Dependency = 'database' | 'redis' | 'oidc';
 
 const REDIS_MESSAGE = /Stream isn't writeable|Connection is closed|Reached the max retries per request/i;
 // The pool closed under a handler still running while the daemon shuts down (its client already gone).

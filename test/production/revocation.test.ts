@@ -127,4 +127,46 @@ describe('revocation across daemon instances', () => {
     await keySeen;
     expect((await read()).statusCode).toBe(401);
   }, 60_000);
+
+  it("ends a disabled member's session on the other instance at once", async () => {
+    const [a, b] = instances;
+    const admin = { authorization: `Bearer ${ADMIN_KEY}` };
+    const invited = await a.app.inject({
+      method: 'POST',
+      url: `/api/v1/orgs/${ORG}/members`,
+      headers: admin,
+      payload: { email: 'eve@example.com', name: 'Eve Editor', role: 'editor' },
+    });
+    expect(invited.statusCode, invited.body).toBe(201);
+    const { userId, invitation } = invited.json();
+    const accepted = await a.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/invitations/accept',
+      payload: { token: invitation.token, password: 'correct horse battery' },
+    });
+    const cookie = String(accepted.headers['set-cookie']).split(';')[0];
+    const read = () =>
+      b.app.inject({ method: 'GET', url: `/api/v1/orgs/${ORG}/controls`, headers: { cookie } });
+    // B has the session cached now.
+    expect((await read()).statusCode).toBe(200);
+
+    const seen = new Promise<void>((resolve) => {
+      const listener = (revocation: Revocation) => {
+        if (revocation.kind === 'user' && revocation.userId === userId) {
+          b.bus.off('revocation', listener);
+          resolve();
+        }
+      };
+      b.bus.on('revocation', listener);
+    });
+    const disabled = await a.app.inject({
+      method: 'PUT',
+      url: `/api/v1/orgs/${ORG}/members/${userId}`,
+      headers: admin,
+      payload: { status: 'disabled' },
+    });
+    expect(disabled.statusCode, disabled.body).toBe(200);
+    await seen;
+    expect((await read()).statusCode).toBe(401);
+  }, 60_000);
 });

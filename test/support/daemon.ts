@@ -19,7 +19,7 @@ export interface Daemon {
 
 /** `comply serve` as a real child process on a free port and a fresh data directory. */
 export async function startDaemon(env: Record<string, string> = {}): Promise<Daemon> {
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'comply-daemon-'));
   const child = spawn(COMPLY_BIN, ['serve'], {
     env: {

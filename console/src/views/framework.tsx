@@ -216,7 +216,7 @@ function RequirementPanel({ frameworkId, requirementId }: { frameworkId: string;
   const session = useSession();
   const item = useRequirement(frameworkId, requirementId);
   const ref = { frameworkId, requirementId };
-  const canWrite = session.me.can.write;
+  const canWrite = session.can.write;
   const heading = useRef<HTMLHeadingElement>(null);
   // Opening a requirement moves the focus (and the view) to its panel.
   useEffect(() => heading.current?.focus(), []);
@@ -287,16 +287,18 @@ function Edits({ record, requirement }: { record: RequirementRef; requirement: R
   const status = useAction();
   const applicability = useAction();
   const withdraw = useAction();
+  // A signed-in person is the reviewer of what they change: the API records their name whatever is sent.
+  const person = session.person;
   const [form, setForm] = useState({
     status: requirement.status as string,
-    reviewer: requirement.reviewer ?? '',
+    reviewer: person?.name ?? requirement.reviewer ?? '',
     note: '',
     owner: requirement.owner ?? '',
   });
   const [appl, setAppl] = useState({
     applicable: requirement.applicable,
     justification: requirement.justification ?? '',
-    reviewer: requirement.reviewer ?? '',
+    reviewer: person?.name ?? requirement.reviewer ?? '',
   });
   return (
     <div className="edits">
@@ -333,14 +335,18 @@ function Edits({ record, requirement }: { record: RequirementRef; requirement: R
           )}
         </Field>
         <Field label="Reviewer">
-          {(id) => (
-            <input
-              id={id}
-              required
-              value={form.reviewer}
-              onChange={(e) => setForm({ ...form, reviewer: e.target.value })}
-            />
-          )}
+          {(id) =>
+            person ? (
+              <ReviewerIsYou id={id} name={person.name} />
+            ) : (
+              <input
+                id={id}
+                required
+                value={form.reviewer}
+                onChange={(e) => setForm({ ...form, reviewer: e.target.value })}
+              />
+            )
+          }
         </Field>
         <Field label="Owner">
           {(id) => (
@@ -388,14 +394,18 @@ function Edits({ record, requirement }: { record: RequirementRef; requirement: R
           )}
         </Field>
         <Field label="Reviewer (applicability)">
-          {(id) => (
-            <input
-              id={id}
-              required
-              value={appl.reviewer}
-              onChange={(e) => setAppl({ ...appl, reviewer: e.target.value })}
-            />
-          )}
+          {(id) =>
+            person ? (
+              <ReviewerIsYou id={id} name={person.name} />
+            ) : (
+              <input
+                id={id}
+                required
+                value={appl.reviewer}
+                onChange={(e) => setAppl({ ...appl, reviewer: e.target.value })}
+              />
+            )
+          }
         </Field>
         <button type="submit" disabled={applicability.busy}>
           Save applicability
@@ -532,3 +542,8 @@ function EvidenceList({ record, canWrite }: { record: RequirementRef; canWrite: 
     </>
   );
 }
+
+/** The reviewer field of a signed-in person: their own name, not editable. */
+const ReviewerIsYou = ({ id, name }: { id: string; name: string }) => (
+  <input id={id} readOnly value={name} title="Changes you make are recorded under your name" />
+);

@@ -93,7 +93,7 @@ export function SystemsView() {
           </Scroll>
         )}
       </Show>
-      {session.me.can.write ? (
+      {session.can.write ? (
         <form
           className="card"
           aria-labelledby="system-form"
@@ -181,7 +181,7 @@ export function SnapshotsView() {
   return (
     <>
       <h1>Snapshots</h1>
-      {session.me.can.write ? (
+      {session.can.write ? (
         <form
           className="card"
           aria-labelledby="snapshot-form"
@@ -302,11 +302,17 @@ export function ExportsView() {
   const [frameworkId, setFrameworkId] = useState('iso-42001');
   const [state, setState] = useState<{ text: string; error: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
-  if (!session.me.can.export) {
+  if (!session.can.export) {
     return (
       <>
         <h1>Exports</h1>
-        <p>This API key has no export scope: ask for a key with the export scope to download statements.</p>
+        {session.kind === 'key' ? (
+          <p>This API key has no export scope: ask for a key with the export scope to download statements.</p>
+        ) : (
+          <p>
+            Your role in this organization does not include exports: an owner or an auditor can download them.
+          </p>
+        )}
       </>
     );
   }

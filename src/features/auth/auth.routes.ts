@@ -1,9 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { FeatureRoutes } from '../../context.js';
+import { AppError, forbidden } from '../../platform/errors.js';
 import { errorResponses } from '../../shared/schemas.js';
 import { PERMISSIONS, ROLE_PERMISSIONS, SCOPES } from '../../shared/vocabulary.js';
 import { principalOf, sessionTokenOf } from './auth.plugin.js';
+import { CALLBACK_PATH, decodePending, encodePending, OidcSignIn, PENDING_COOKIE } from './oidc.service.js';
 import type { UserRow } from './people.store.js';
 import { hasPendingSetup } from './people.store.js';
 import type { SessionUser } from './scopes.js';
@@ -16,7 +18,13 @@ import {
   SsoConfigSchema,
 } from './sessions.schemas.js';
 import { closeSession, openSession, SESSION_COOKIE } from './sessions.service.js';
-import { acceptInvitation, recordSignOut, type SignedIn, signInWithPassword } from './sign-in.service.js';
+import {
+  acceptInvitation,
+  recordSignOut,
+  type SignedIn,
+  signInWithPassword,
+  signInWithVerifiedEmail,
+} from './sign-in.service.js';
 
 const TAG = 'people';
 
@@ -140,6 +148,75 @@ export const authRoutes: FeatureRoutes = async function authRoutes(app, { ctx })
       await startSession(reply, ctx, user);
       request.log.info({ userId: user.userId }, 'invitation accepted');
       return signedIn;
+    },
+  );
+
+  // Single sign-on, when configured: one client per app, its provider discovered on first use.
+  const sso = ctx.config.oidc && new OidcSignIn(ctx.config.oidc, ctx.config.publicUrl as string);
+  const ssoPath = '/api/v1/auth/oidc';
+  const notConfigured = () =>
+    new AppError('NOT_FOUND', 'Single sign-on is not configured (COMPLY_OIDC_ISSUER and friends)', {
+      reason: 'sso_not_configured',
+    });
+
+  app.get(
+    '/auth/oidc/start',
+    {
+      config: { public: true },
+      schema: {
+        tags: [TAG],
+        summary:
+          'Single sign-on: redirects to the OpenID provider (authorization code with PKCE, state and nonce)',
+        response: { 302: Type.Null(), ...errorResponses },
+      },
+    },
+    async (_request, reply) => {
+      if (!sso) throw notConfigured();
+      const { url, pending } = await sso.start();
+      // Lax, not Strict: the provider's redirect back is a navigation from another site.
+      reply.setCookie(PENDING_COOKIE, encodePending(pending), {
+        httpOnly: true,
+        sameSite: 'lax',
+        path: ssoPath,
+        secure: ctx.config.publicUrl?.startsWith('https:') ?? false,
+        maxAge: 600,
+      });
+      return reply.redirect(url, 302);
+    },
+  );
+
+  app.get(
+    '/auth/oidc/callback',
+    {
+      config: { public: true },
+      schema: {
+        tags: [TAG],
+        summary:
+          'Single sign-on: the provider’s answer; signs in the member with the verified email, then goes to /',
+        description:
+          'Only a member (or platform administrator) whose email the ID token carries with `email_verified: true` ' +
+          'is signed in; anyone else gets `403`. An invited member signing in this way accepts the invitation.',
+        querystring: Type.Record(Type.String(), Type.String({ maxLength: 4096 })),
+        response: { 302: Type.Null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      if (!sso) throw notConfigured();
+      const pending = decodePending(
+        /(?:^|;\s*)comply_oidc=([A-Za-z0-9_-]+)/.exec(request.headers.cookie ?? '')?.[1],
+      );
+      reply.clearCookie(PENDING_COOKIE, { path: ssoPath });
+      if (!pending) {
+        throw forbidden('This sign-in was not started here, or took longer than 10 minutes; start again', {
+          reason: 'sso_failed',
+        });
+      }
+      const callbackUrl = new URL(request.url, ctx.config.publicUrl as string);
+      const email = await sso.finish(new URL(CALLBACK_PATH + callbackUrl.search, callbackUrl), pending);
+      const { user } = await signInWithVerifiedEmail(ctx.db.em(), email, facts(request));
+      await startSession(reply, ctx, user);
+      request.log.info({ userId: user.userId }, 'signed in by single sign-on');
+      return reply.redirect('/', 302);
     },
   );
 

@@ -1,0 +1,551 @@
+import * as z from 'zod';
+import { ASSESSMENT_SOURCES, GAP_PRIORITIES, ISO_42001, REQUIREMENT_STATUSES, } from '../../shared/vocabulary.js';
+import { textOf } from '../api-client/client.js';
+import { score as formatScore } from '../api-client/format.js';
+import { aiSystemPath, attestationPath, ctePath, epochPath, exportPath, frameworkPath, requirementPath, snapshotPath, } from '../api-client/paths.js';
+import { defineTool, page, paged, pageInfo, READ } from './tool.js';
+const frameworkId = z
+    .string()
+    .min(1)
+    .max(200)
+    .describe('Framework id from list_frameworks: iso-42001, nist-ai-rmf, eu-ai-act, iso-27001, gdpr, …');
+const requirementId = z
+    .string()
+    .min(1)
+    .max(200)
+    .describe('Requirement id in the framework’s own notation: A.6.2.8, GOVERN 1.1, Art. 26(6), AC-2(1)');
+const score = z.number().nullable().describe('0–100, one decimal; null when nothing applies');
+const counts = z.object({
+    implemented: z.number().int(),
+    inProgress: z.number().int(),
+    notStarted: z.number().int(),
+    notApplicable: z.number().int(),
+});
+const status = z.enum(REQUIREMENT_STATUSES);
+const assessment = z
+    .enum(ASSESSMENT_SOURCES)
+    .describe('direct: the org recorded it; inferred: the crosswalk gives it; none: neither');
+const requirementSummary = z.object({
+    requirementId: z.string(),
+    title: z.string(),
+    domain: z.string().nullable(),
+    status,
+    applicable: z.boolean(),
+    assessment,
+    evidenceCount: z.number().int(),
+    evidenceExpired: z.boolean(),
+});
+/** One requirement of a list, as tools and resources give it: no evidence items, no reasoning. */
+export const summarize = (r) => ({
+    requirementId: r.requirementId,
+    title: r.title,
+    domain: r.domain ?? null,
+    status: r.status,
+    applicable: r.applicable,
+    assessment: r.assessment,
+    evidenceCount: r.evidenceCount,
+    evidenceExpired: r.evidenceExpired,
+});
+export function registerReadTools(server, context) {
+    defineTool(server, context, {
+        name: 'list_frameworks',
+        title: 'List frameworks with the organization’s scores',
+        description: 'Every compliance framework comply analyses (ISO/IEC 42001, NIST AI RMF, EU AI Act, ISO/IEC 27001, GDPR, the ISO management-system clauses, imported OSCAL catalogs) with the organization’s score (effective statuses: its own records, else what the crosswalk infers), directScore (its own records only), how many applicable requirements rest on direct/inferred/no assessment, and CTE coverage (0–1). Start here to learn the framework ids the other tools take.',
+        annotations: READ,
+        input: {},
+        output: {
+            orgId: z.string(),
+            frameworks: z.array(z.object({
+                frameworkId: z.string(),
+                name: z.string(),
+                requirements: z.number().int(),
+                score,
+                directScore: score,
+                assessed: z.object({
+                    direct: z.number().int(),
+                    inferred: z.number().int(),
+                    none: z.number().int(),
+                }),
+                coverage: z.number().nullable(),
+            })),
+        },
+        run: async (_args, { client, orgId }) => {
+            const list = await client.get(frameworkPath(orgId));
+            const frameworks = list.frameworks.map((f) => ({
+                frameworkId: f.frameworkId,
+                name: f.name,
+                requirements: f.controlCount,
+                score: f.score,
+                directScore: f.directScore,
+                assessed: f.assessed,
+                coverage: f.coverage,
+            }));
+            return {
+                data: { orgId, frameworks },
+                text: frameworks
+                    .map((f) => `${f.frameworkId}: score ${formatScore(f.score)} (direct ${formatScore(f.directScore)}), ${f.name}`)
+                    .join('\n'),
+            };
+        },
+    });
+    defineTool(server, context, {
+        name: 'get_gaps',
+        title: 'Gaps of a framework, by priority, with recommendations',
+        description: 'The unmet requirements of one framework for the organization, most urgent first. Priority (critical | important | minor) weighs legal obligation, the highest risk level of the org’s AI systems, how many frameworks depend on the requirement and whether nothing is done yet. Each gap says its status (own records: not_started | in_progress | implemented with expired evidence; other frameworks: uncovered | partial | excluded), where the status comes from, and a recommendation naming the ISO/IEC 42001 controls to implement and the evidence that closes it. Filter by priority; paged.',
+        annotations: READ,
+        input: {
+            frameworkId,
+            priority: z.enum(GAP_PRIORITIES).optional().describe('Only gaps of this priority'),
+            ...page(20),
+        },
+        output: {
+            frameworkId: z.string(),
+            summary: z.object({ critical: z.number().int(), important: z.number().int(), minor: z.number().int() }),
+            gaps: z.array(z.object({
+                requirementId: z.string(),
+                priority: z.enum(GAP_PRIORITIES),
+                status: z.string(),
+                assessment,
+                recommendation: z.string(),
+            })),
+            ...pageInfo,
+        },
+        run: async (args, { client, orgId }) => {
+            const report = await client.get(ctePath('gaps', args.frameworkId), {
+                orgId,
+                include: 'assessment',
+            });
+            const gaps = report.gaps
+                .filter((gap) => !args.priority || gap.priority === args.priority)
+                .map((gap) => ({
+                requirementId: gap.controlId,
+                priority: gap.priority,
+                status: gap.status,
+                assessment: gap.assessment,
+                recommendation: gap.recommendation,
+            }));
+            const { items, ...info } = paged(gaps, args.limit, args.offset);
+            const { critical, important, minor } = report.summary;
+            return {
+                data: { frameworkId: report.frameworkId, summary: report.summary, gaps: items, ...info },
+                text: `${report.frameworkId}: ${critical} critical, ${important} important, ${minor} minor gaps; showing ${items.length} of ${info.total} from ${info.offset}.`,
+            };
+        },
+    });
+    defineTool(server, context, {
+        name: 'explain_coverage',
+        title: 'Why a requirement is covered, partial or uncovered',
+        description: 'How the crosswalk covers one requirement for the organization: its coverage (covered | partial | uncovered), the org’s own status if any, every justification (a record of another framework, its status, full/partial/joint credit and the path of crosswalk edges), the jointly mapped ISO/IEC 42001 controls still to implement, and candidate controls that would cover it.',
+        annotations: READ,
+        input: { frameworkId, requirementId },
+        output: {
+            frameworkId: z.string(),
+            requirementId: z.string(),
+            title: z.string(),
+            coverage: z.enum(['covered', 'partial', 'uncovered']),
+            applicable: z.boolean(),
+            orgStatus: status.nullable(),
+            evidenceExpired: z.boolean(),
+            justifications: z.array(z.object({
+                frameworkId: z.string(),
+                requirementId: z.string(),
+                status,
+                credit: z.string(),
+                path: z.string(),
+            })),
+            jointRemaining: z.array(z.string()).describe('Mapped controls still to implement for joint coverage'),
+            candidates: z.array(z.object({ controlId: z.string(), title: z.string(), status, credit: z.string() })),
+        },
+        run: async (args, { client, orgId }) => {
+            const why = await client.get(ctePath('coverage', args.frameworkId, args.requirementId), { orgId });
+            const data = {
+                frameworkId: why.frameworkId,
+                requirementId: why.requirementId,
+                title: why.title,
+                coverage: why.status,
+                applicable: why.applicable,
+                orgStatus: why.orgStatus ?? null,
+                evidenceExpired: why.evidenceExpired === true,
+                justifications: why.justifications.map((j) => ({
+                    frameworkId: j.frameworkId,
+                    requirementId: j.controlId,
+                    status: j.controlStatus,
+                    credit: j.credit,
+                    path: j.path.map((hop) => hop.text).join(' → '),
+                })),
+                jointRemaining: why.joint?.remaining ?? [],
+                candidates: why.candidates.map((c) => ({
+                    controlId: c.controlId,
+                    title: c.title,
+                    status: c.orgStatus,
+                    credit: c.credit,
+                })),
+            };
+            return {
+                data,
+                text: `${why.frameworkId} ${why.requirementId} "${why.title}": ${why.status}, ${data.justifications.length} justification(s), ${data.candidates.length} candidate control(s).`,
+            };
+        },
+    });
+    defineTool(server, context, {
+        name: 'search_requirements',
+        title: 'Semantic search of requirements',
+        description: 'Requirements of every framework closest in meaning to a free-text query (e.g. "keep logs of AI system events"), nearest first, with their cosine distance (0 = same meaning) and the embedding model that ranked them.',
+        annotations: READ,
+        input: {
+            query: z.string().min(1).max(2000).describe('What the requirement is about, in plain words'),
+            limit: z.number().int().min(1).max(100).default(10).describe('Results, 1–100 (default 10)'),
+        },
+        output: {
+            model: z.string(),
+            results: z.array(z.object({
+                frameworkId: z.string(),
+                requirementId: z.string(),
+                title: z.string(),
+                distance: z.number(),
+            })),
+        },
+        run: async (args, { client }) => {
+            const found = await client.post('/cte/embeddings/distance', args);
+            return {
+                data: { model: found.model, results: found.results },
+                text: found.results
+                    .map((r) => `${r.frameworkId} ${r.requirementId} (${r.distance.toFixed(3)}): ${r.title}`)
+                    .join('\n'),
+            };
+        },
+    });
+    defineTool(server, context, {
+        name: 'list_conflicts',
+        title: 'Conflicting requirements across frameworks',
+        description: 'Requirements of different frameworks that contradict, pull against each other (tension) or overlap — retention periods, notification deadlines, data-category rules, disclosure against confidentiality — each with its severity and a concrete resolution. Filter by framework, kind or severity.',
+        annotations: READ,
+        input: {
+            frameworkId: frameworkId.optional(),
+            kind: z.enum(['contradiction', 'tension', 'overlap']).optional(),
+            severity: z.enum(['high', 'medium', 'low']).optional(),
+        },
+        output: {
+            conflicts: z.array(z.object({
+                conflictId: z.string(),
+                kind: z.string(),
+                severity: z.string(),
+                requirements: z.array(z.string()).describe('"<frameworkId> <requirementId>"'),
+                description: z.string(),
+                resolution: z.string(),
+            })),
+        },
+        run: async (args, { client }) => {
+            const list = await client.get('/cte/conflicts', args);
+            const conflicts = list.conflicts.map((c) => ({
+                conflictId: c.conflictId,
+                kind: c.kind,
+                severity: c.severity,
+                requirements: c.requirements.map((r) => `${r.frameworkId} ${r.requirementId}`),
+                description: c.description,
+                resolution: c.resolution,
+            }));
+            return {
+                data: { conflicts },
+                text: `${conflicts.length} conflict(s)${conflicts.length ? `: ${conflicts.map((c) => `${c.conflictId} (${c.kind}, ${c.severity})`).join(', ')}` : ''}.`,
+            };
+        },
+    });
+    defineTool(server, context, {
+        name: 'get_score',
+        title: 'Compliance score of a framework',
+        description: 'The organization’s current score for one framework (default iso-42001): 100 × (implemented + ½ in progress) / applicable, the score on direct records only, the counts by status, how much rests on inference, and the score per domain.',
+        annotations: READ,
+        input: { frameworkId: frameworkId.default(ISO_42001) },
+        output: {
+            frameworkId: z.string(),
+            score,
+            directScore: score,
+            counts,
+            assessed: z.object({ direct: z.number().int(), inferred: z.number().int(), none: z.number().int() }),
+            byDomain: z.array(z.object({ domain: z.string(), title: z.string(), score, requirements: z.number().int() })),
+        },
+        run: async (args, { client, orgId }) => {
+            const s = await client.get(frameworkPath(orgId, args.frameworkId, '/compliance'));
+            return {
+                data: {
+                    frameworkId: s.frameworkId,
+                    score: s.score,
+                    directScore: s.directScore,
+                    counts: s.counts,
+                    assessed: s.assessed,
+                    byDomain: s.byDomain.map((d) => ({
+                        domain: d.domain,
+                        title: d.domainTitle,
+                        score: d.score,
+                        requirements: d.controlCount,
+                    })),
+                },
+                text: `${s.frameworkId}: ${formatScore(s.score)} (direct ${formatScore(s.directScore)}); ${s.counts.implemented} implemented, ${s.counts.inProgress} in progress, ${s.counts.notStarted} not started, ${s.counts.notApplicable} not applicable.`,
+            };
+        },
+    });
+    defineTool(server, context, {
+        name: 'get_score_history',
+        title: 'Score history of a framework',
+        description: 'The score of one framework (default iso-42001) per day, ISO week or month, rebuilt exactly from the change log: each point is the state at the end of its period (now for the current one). Defaults: daily over the last 30 days.',
+        annotations: READ,
+        input: {
+            frameworkId: frameworkId.default(ISO_42001),
+            from: z.string().optional().describe('Start, YYYY-MM-DD or an ISO date-time (default 29 days ago)'),
+            to: z.string().optional().describe('End (default now)'),
+            interval: z.enum(['daily', 'weekly', 'monthly']).default('daily'),
+        },
+        output: {
+            frameworkId: z.string(),
+            interval: z.string(),
+            points: z.array(z.object({ periodStart: z.string(), asOf: z.string(), score, implemented: z.number().int() })),
+        },
+        run: async (args, { client, orgId }) => {
+            const h = await client.get(frameworkPath(orgId, args.frameworkId, '/compliance/history'), {
+                from: args.from,
+                to: args.to,
+                interval: args.interval,
+            });
+            const points = h.points.map((p) => ({
+                periodStart: p.periodStart,
+                asOf: p.asOf,
+                score: p.score,
+                implemented: p.counts.implemented,
+            }));
+            const first = points[0];
+            const last = points.at(-1);
+            return {
+                data: { frameworkId: args.frameworkId, interval: h.interval, points },
+                text: `${points.length} ${h.interval} points; ${formatScore(first?.score ?? null)} at ${first?.periodStart ?? '-'} → ${formatScore(last?.score ?? null)} now.`,
+            };
+        },
+    });
+    defineTool(server, context, {
+        name: 'list_requirements',
+        title: 'Requirements of a framework with the organization’s status',
+        description: 'The requirements of one framework with the organization’s status (not_started | in_progress | implemented), applicability, where the status comes from (direct | inferred | none) and evidence counts (evidenceExpired: it has evidence and all of it expired). Filter by status, applicability or assessment; paged.',
+        annotations: READ,
+        input: {
+            frameworkId,
+            status: status.optional(),
+            applicable: z.boolean().optional(),
+            assessment: assessment.optional(),
+            ...page(50),
+        },
+        output: { frameworkId: z.string(), requirements: z.array(requirementSummary), ...pageInfo },
+        run: async (args, { client, orgId }) => {
+            const list = await client.get(requirementPath(orgId, args.frameworkId), {
+                status: args.status,
+                applicable: args.applicable,
+                assessment: args.assessment,
+            });
+            const { items, ...info } = paged(list.requirements.map(summarize), args.limit, args.offset);
+            return {
+                data: { frameworkId: list.frameworkId, requirements: items, ...info },
+                text: `${info.total} requirement(s) of ${list.frameworkId}; showing ${items.length} from ${info.offset}.`,
+            };
+        },
+    });
+    defineTool(server, context, {
+        name: 'get_requirement',
+        title: 'One requirement: record, evidence and inferred status',
+        description: 'One requirement of a framework for the organization: its status and applicability with justification, reviewer, owner and note, the latest evidence, and what the crosswalk infers (status, coverage and the records it comes from), even when a direct record overrides it.',
+        annotations: READ,
+        input: { frameworkId, requirementId },
+        output: {
+            frameworkId: z.string(),
+            ...requirementSummary.shape,
+            justification: z.string().nullable(),
+            reviewer: z.string().nullable(),
+            owner: z.string().nullable(),
+            note: z.string().nullable(),
+            updatedAt: z.string().nullable(),
+            inferred: z.object({ status, coverage: z.string(), from: z.array(z.string()) }),
+            evidence: z.array(z.object({ evidenceId: z.string(), type: z.string(), title: z.string(), expired: z.boolean() })),
+        },
+        run: async (args, { client, orgId }) => {
+            const r = await client.get(requirementPath(orgId, args.frameworkId, args.requirementId));
+            return {
+                data: {
+                    frameworkId: r.frameworkId,
+                    ...summarize(r),
+                    justification: r.justification,
+                    reviewer: r.reviewer,
+                    owner: r.owner,
+                    note: r.note,
+                    updatedAt: r.updatedAt,
+                    inferred: {
+                        status: r.inferred.status,
+                        coverage: r.inferred.coverage,
+                        from: r.inferred.from.map((f) => `${f.frameworkId} ${f.requirementId}`),
+                    },
+                    evidence: r.evidence.map((e) => ({
+                        evidenceId: e.evidenceId,
+                        type: e.type,
+                        title: e.title,
+                        expired: e.expired,
+                    })),
+                },
+                text: `${r.frameworkId} ${r.requirementId} "${r.title}": ${r.status} (${r.assessment})${r.applicable ? '' : ', not applicable'}; inferred ${r.inferred.status} (${r.inferred.coverage}); ${r.evidenceCount} evidence item(s).`,
+            };
+        },
+    });
+    defineTool(server, context, {
+        name: 'list_ai_systems',
+        title: 'AI systems of the organization',
+        description: 'The organization’s AI system inventory: name, owner, purpose, EU AI Act risk level (minimal | limited | high | unacceptable) and lifecycle stage. The systemId is what attestations name.',
+        annotations: READ,
+        input: {
+            riskLevel: z.enum(['minimal', 'limited', 'high', 'unacceptable']).optional(),
+            lifecycleStage: z.enum(['design', 'development', 'validation', 'deployed', 'retired']).optional(),
+        },
+        output: {
+            systems: z.array(z.object({
+                systemId: z.string(),
+                name: z.string(),
+                owner: z.string(),
+                purpose: z.string(),
+                riskLevel: z.string(),
+                lifecycleStage: z.string(),
+            })),
+        },
+        run: async (args, { client, orgId }) => {
+            const list = await client.get(aiSystemPath(orgId), args);
+            const systems = list.systems.map((s) => ({
+                systemId: s.systemId,
+                name: s.name,
+                owner: s.owner,
+                purpose: s.purpose,
+                riskLevel: s.riskLevel,
+                lifecycleStage: s.lifecycleStage,
+            }));
+            return {
+                data: { systems },
+                text: `${systems.length} AI system(s)${systems.length ? `: ${systems.map((s) => `${s.name} (${s.riskLevel}, ${s.lifecycleStage})`).join(', ')}` : ''}.`,
+            };
+        },
+    });
+    defineTool(server, context, {
+        name: 'list_attestations',
+        title: 'Attestations from sidecars',
+        description: 'Attestations posted by sidecars running next to AI systems, newest first: level (L0 unsigned self-report, L2 Ed25519-signed), epoch, AI system, controls it is evidence for, timestamp and claims. Filter by level, epoch or time range; page with nextCursor.',
+        annotations: READ,
+        input: {
+            level: z.enum(['L0', 'L2']).optional(),
+            epochId: z.string().min(1).max(200).optional(),
+            from: z.string().optional().describe('Earliest timestamp, ISO date-time, inclusive'),
+            to: z.string().optional().describe('Latest timestamp, ISO date-time, inclusive'),
+            limit: z.number().int().min(1).max(200).default(20),
+            cursor: z.string().optional().describe('nextCursor of the previous page'),
+        },
+        output: {
+            attestations: z.array(z.object({
+                attestationId: z.string(),
+                level: z.string(),
+                epochId: z.string(),
+                systemId: z.string().nullable(),
+                controlIds: z.array(z.string()),
+                timestamp: z.string(),
+                claims: z.record(z.string(), z.unknown()),
+            })),
+            nextCursor: z.string().nullable(),
+        },
+        run: async (args, { client, orgId }) => {
+            const list = await client.get(attestationPath(orgId), args);
+            const attestations = list.attestations.map((a) => ({
+                attestationId: a.attestationId,
+                level: a.level,
+                epochId: a.epochId,
+                systemId: a.systemId,
+                controlIds: a.controlIds,
+                timestamp: a.timestamp,
+                claims: a.claims,
+            }));
+            return {
+                data: { attestations, nextCursor: list.nextCursor },
+                text: `${attestations.length} attestation(s)${list.nextCursor ? '; more with nextCursor' : ''}.`,
+            };
+        },
+    });
+    defineTool(server, context, {
+        name: 'get_epoch',
+        title: 'Summary of an attestation epoch',
+        description: 'One attestation epoch: how many attestations it holds at each level (L0 unsigned, L2 signed), its first and last timestamps, and its RFC 6962 Merkle root over the attestations’ content hashes — what an auditor compares with a root recorded elsewhere.',
+        annotations: READ,
+        input: { epochId: z.string().min(1).max(200) },
+        output: {
+            epochId: z.string(),
+            count: z.number().int(),
+            levels: z.object({ L0: z.number().int(), L2: z.number().int() }),
+            firstTimestamp: z.string(),
+            lastTimestamp: z.string(),
+            merkleRoot: z.string(),
+        },
+        run: async (args, { client, orgId }) => {
+            const e = await client.get(epochPath(orgId, args.epochId));
+            return {
+                data: {
+                    epochId: e.epochId,
+                    count: e.count,
+                    levels: e.levels,
+                    firstTimestamp: e.firstTimestamp,
+                    lastTimestamp: e.lastTimestamp,
+                    merkleRoot: e.merkleRoot,
+                },
+                text: `epoch ${e.epochId}: ${e.count} attestation(s) (${e.levels.L2} L2, ${e.levels.L0} L0), Merkle root ${e.merkleRoot}.`,
+            };
+        },
+    });
+    defineTool(server, context, {
+        name: 'list_snapshots',
+        title: 'Compliance snapshots',
+        description: 'The organization’s immutable compliance snapshots (audit baselines), newest first: label, creation time, ISO/IEC 42001 score and content hash. Their ids select a frozen SoA in export_soa_markdown.',
+        annotations: READ,
+        input: page(20),
+        output: {
+            snapshots: z.array(z.object({
+                snapshotId: z.string(),
+                label: z.string(),
+                createdAt: z.string(),
+                score,
+                contentHash: z.string(),
+            })),
+            ...pageInfo,
+        },
+        run: async (args, { client, orgId }) => {
+            const list = await client.get(snapshotPath(orgId), args);
+            const snapshots = list.snapshots.map((s) => ({
+                snapshotId: s.snapshotId,
+                label: s.label,
+                createdAt: s.createdAt,
+                score: s.score,
+                contentHash: s.contentHash,
+            }));
+            const nextOffset = list.offset + snapshots.length < list.total ? list.offset + snapshots.length : null;
+            return {
+                data: { snapshots, total: list.total, offset: list.offset, nextOffset },
+                text: `${list.total} snapshot(s)${snapshots.length ? `: ${snapshots.map((s) => s.label).join(', ')}` : ''}.`,
+            };
+        },
+    });
+    defineTool(server, context, {
+        name: 'export_soa_markdown',
+        title: 'Statement of Applicability (Markdown)',
+        description: 'The ISO/IEC 42001 Statement of Applicability as a Markdown document: every Annex A control with applicability and justification, status, evidence, reviewer and last update, under a header with the score. With snapshotId, the state frozen in that snapshot. Needs an API key with the export scope.',
+        annotations: READ,
+        input: { snapshotId: z.string().min(1).max(64).optional() },
+        output: { markdown: z.string(), bytes: z.number().int() },
+        run: async (args, context) => {
+            const markdown = await soaMarkdown(context, args.snapshotId);
+            return { data: { markdown, bytes: Buffer.byteLength(markdown) }, text: markdown };
+        },
+    });
+}
+export async function soaMarkdown({ client, orgId }, snapshotId) {
+    const response = await client.raw('GET', exportPath(orgId, 'soa'), {
+        query: { format: 'markdown', snapshotId },
+    });
+    return textOf(response);
+}
+//# sourceMappingURL=read.tools.js.map

@@ -1,0 +1,146 @@
+import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
+import { principalOf, reviewerOf } from '../auth/auth.plugin.js';
+import { heldLibrary } from '../cte/library.service.js';
+import { sendRecordReport, sendReport } from '../cte/report-cache.js';
+import { evidenceRoutesFor } from '../evidence/evidence.routes.js';
+import { ScoreHistory } from '../scores/history.service.js';
+import { HistorySchema } from '../scores/scores.schemas.js';
+import { frameworkComplianceOf, orgFrameworksOf } from '../scores/scores.service.js';
+import { FrameworkComplianceSchema, FrameworkHistoryQuery, OrgFrameworkListSchema, OrgFrameworkParams, OrgRequirementEvidenceItemParams, OrgRequirementParams, RequirementApplicabilityBody, RequirementEvidenceListSchema, RequirementEvidenceSchema, RequirementItemSchema, RequirementListQuery, RequirementListSchema, RequirementStatusBody, } from './requirements.schemas.js';
+import { getRequirement, requirementsOf, requireRequirement, setRequirementApplicability, setRequirementStatus, withdrawAssessment, } from './requirements.service.js';
+const TAG = 'assessments';
+const requirementPath = (orgId, frameworkId, requirementId) => `/api/v1/orgs/${encodeURIComponent(orgId)}/frameworks/${encodeURIComponent(frameworkId)}/requirements/${encodeURIComponent(requirementId)}`;
+export const requirementRoutes = async function requirementRoutes(app, { ctx }) {
+    const scoreHistory = new ScoreHistory(ctx.jobs, ctx.log);
+    app.get('/orgs/:orgId/frameworks', {
+        schema: {
+            tags: [TAG],
+            summary: "Every framework with the org's score and coverage",
+            description: 'Built-in frameworks, the ISO management-system clauses and imported catalogs. `score` counts effective statuses (direct records, else what the crosswalk infers); `directScore` counts direct records only; `coverage` is the CTE coverage.',
+            params: OrgIdParam,
+            response: { 200: OrgFrameworkListSchema, ...errorResponses },
+        },
+    }, (request, reply) => sendReport(ctx, reply, request.params.orgId, 'frameworks', orgFrameworksOf));
+    app.get('/orgs/:orgId/frameworks/:frameworkId/requirements', {
+        schema: {
+            tags: [TAG],
+            summary: "Every requirement of a framework with the org's record and what the crosswalk infers",
+            params: OrgFrameworkParams,
+            querystring: RequirementListQuery,
+            response: { 200: RequirementListSchema, ...errorResponses },
+        },
+    }, async (request, reply) => {
+        const { orgId, frameworkId } = request.params;
+        const { status, applicable, assessment } = request.query;
+        // The filters' values are closed sets, so the keys an org can hold stay few.
+        return sendRecordReport(ctx, reply, orgId, `requirements/${frameworkId}?${status ?? ''}&${applicable ?? ''}&${assessment ?? ''}`, async (analysis) => {
+            const { requirements, validUntil } = await requirementsOf(ctx.db.em(), analysis, frameworkId, request.query);
+            return { value: { orgId, frameworkId, requirements }, validUntil };
+        });
+    });
+    app.get('/orgs/:orgId/frameworks/:frameworkId/requirements/:requirementId', {
+        schema: {
+            tags: [TAG],
+            summary: 'One requirement, with the full crosswalk reasoning behind its inferred status',
+            params: OrgRequirementParams,
+            response: { 200: RequirementItemSchema, ...errorResponses },
+        },
+    }, async (request) => {
+        const { orgId, frameworkId, requirementId } = request.params;
+        return {
+            orgId,
+            frameworkId,
+            ...(await getRequirement(ctx.db.em(), orgId, frameworkId, requirementId)),
+        };
+    });
+    app.put('/orgs/:orgId/frameworks/:frameworkId/requirements/:requirementId/status', {
+        config: { scope: 'write' },
+        schema: {
+            tags: [TAG],
+            summary: 'Record the status of a requirement (a direct record always wins over inference)',
+            params: OrgRequirementParams,
+            body: RequirementStatusBody,
+            response: { 200: RequirementItemSchema, ...errorResponses },
+        },
+    }, async (request) => {
+        const { orgId, frameworkId, requirementId } = request.params;
+        const entry = await setRequirementStatus(ctx.db.em(), { orgId, frameworkId, requirementId }, {
+            ...request.body,
+            reviewer: reviewerOf(request, request.body.reviewer),
+            keyId: principalOf(request).actor.id,
+        });
+        return { orgId, frameworkId, ...entry };
+    });
+    app.put('/orgs/:orgId/frameworks/:frameworkId/requirements/:requirementId/applicability', {
+        config: { scope: 'write' },
+        schema: {
+            tags: [TAG],
+            summary: 'Record whether a requirement applies, with the justification and reviewer',
+            params: OrgRequirementParams,
+            body: RequirementApplicabilityBody,
+            response: { 200: RequirementItemSchema, ...errorResponses },
+        },
+    }, async (request) => {
+        const { orgId, frameworkId, requirementId } = request.params;
+        const entry = await setRequirementApplicability(ctx.db.em(), { orgId, frameworkId, requirementId }, {
+            ...request.body,
+            reviewer: reviewerOf(request, request.body.reviewer),
+            keyId: principalOf(request).actor.id,
+        });
+        return { orgId, frameworkId, ...entry };
+    });
+    app.delete('/orgs/:orgId/frameworks/:frameworkId/requirements/:requirementId/assessment', {
+        config: { scope: 'write' },
+        schema: {
+            tags: [TAG],
+            summary: 'Withdraw the direct status and applicability: fall back to what the crosswalk infers',
+            description: 'Evidence, owner and note stay; the withdrawal is logged (actor: the API key). ISO/IEC 42001 controls always keep their record: `409`.',
+            params: OrgRequirementParams,
+            response: { 200: RequirementItemSchema, ...errorResponses },
+        },
+    }, async (request) => {
+        const { orgId, frameworkId, requirementId } = request.params;
+        const keyId = principalOf(request).actor.id;
+        const entry = await withdrawAssessment(ctx.db.em(), { orgId, frameworkId, requirementId }, { actor: reviewerOf(request, keyId), keyId });
+        return { orgId, frameworkId, ...entry };
+    });
+    app.get('/orgs/:orgId/frameworks/:frameworkId/compliance', {
+        schema: {
+            tags: [TAG],
+            summary: 'The score of one framework, with how much of it rests on inference',
+            params: OrgFrameworkParams,
+            response: { 200: FrameworkComplianceSchema, ...errorResponses },
+        },
+    }, (request, reply) => {
+        const { orgId, frameworkId } = request.params;
+        return sendReport(ctx, reply, orgId, `compliance/${frameworkId}`, (analysis) => frameworkComplianceOf(analysis, frameworkId));
+    });
+    app.get('/orgs/:orgId/frameworks/:frameworkId/compliance/history', {
+        schema: {
+            tags: [TAG],
+            summary: 'The score history of one framework, rebuilt exactly from the change log',
+            description: 'As `GET /orgs/{orgId}/compliance/history`, for any framework (the same engine answers both). ISO/IEC 42001 reads its daily roll-ups; other frameworks replay the change log of every framework (inference depends on all of them) over the current crosswalk.',
+            params: OrgFrameworkParams,
+            querystring: FrameworkHistoryQuery,
+            response: { 200: HistorySchema, ...errorResponses },
+        },
+    }, async (request) => {
+        const { orgId, frameworkId } = request.params;
+        return scoreHistory.read(ctx.db.em(), orgId, frameworkId, request.query);
+    });
+    await app.register(evidenceRoutesFor({
+        path: '/orgs/:orgId/frameworks/:frameworkId/requirements/:requirementId/evidence',
+        tag: TAG,
+        params: OrgRequirementParams,
+        itemParams: OrgRequirementEvidenceItemParams,
+        item: RequirementEvidenceSchema,
+        list: RequirementEvidenceListSchema,
+        keyOf: async (em, { orgId, frameworkId, requirementId }) => {
+            requireRequirement((await heldLibrary(ctx, em)).library, frameworkId, requirementId);
+            return { orgId, frameworkId, requirementId };
+        },
+        decorate: ({ frameworkId, requirementId }) => ({ frameworkId, requirementId }),
+        location: ({ orgId, frameworkId, requirementId }) => `${requirementPath(orgId, frameworkId, requirementId)}/evidence`,
+    }), { ctx });
+};
+//# sourceMappingURL=requirements.routes.js.map

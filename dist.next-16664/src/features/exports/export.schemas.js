@@ -1,0 +1,38 @@
+import { Type } from 'typebox';
+import { ErrorEnvelopeSchema } from '../../shared/schemas.js';
+import { ISO_42001 } from '../../shared/vocabulary.js';
+import { OSCAL_FORMATS } from './oscal/oscal-export.js';
+import { SOA_FORMATS } from './soa/index.js';
+const snapshotId = (description) => Type.String({ minLength: 1, maxLength: 64, description });
+export const OscalExportQuery = Type.Object({
+    format: Type.Optional(Type.Enum(OSCAL_FORMATS, {
+        default: 'json',
+        description: 'json: the package envelope; zip: the five documents as files of one archive',
+    })),
+    frameworkId: Type.Optional(Type.String({
+        minLength: 1,
+        maxLength: 128,
+        default: ISO_42001,
+        description: 'The framework of the package: iso-42001 (default), iso-42001-clauses, nist-ai-rmf, eu-ai-act, ' +
+            'iso-27001, iso-27001-clauses, gdpr, or the id of an imported OSCAL catalog. Unknown → 404. ' +
+            'Only iso-42001 can be combined with snapshotId (400 otherwise).',
+    })),
+    snapshotId: Type.Optional(snapshotId('Export the state frozen in this compliance snapshot instead of the live state (ISO/IEC 42001 only)')),
+});
+export const SoaExportQuery = Type.Object({
+    format: Type.Optional(Type.Enum(SOA_FORMATS, { default: 'json', description: SOA_FORMATS.join(' | ') })),
+    snapshotId: Type.Optional(snapshotId('Render the state frozen in this compliance snapshot instead of the live state')),
+});
+/** A document of the given media types, sent as is (never re-serialised). */
+export const fileResponse = (description, mediaTypes) => ({
+    description,
+    content: Object.fromEntries(mediaTypes.map((mediaType) => [
+        mediaType,
+        {
+            schema: mediaType.startsWith('application/json') ? Type.Unknown() : Type.String({ format: 'binary' }),
+        },
+    ])),
+});
+/** The export waited longer than the configured bound for its job. */
+export const exportErrorResponses = { 503: ErrorEnvelopeSchema };
+//# sourceMappingURL=export.schemas.js.map

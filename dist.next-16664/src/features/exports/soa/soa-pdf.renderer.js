@@ -1,0 +1,167 @@
+import PDFDocument from 'pdfkit';
+import { heightOfText, registerFonts, setFont, writeText } from './pdf-fonts.js';
+import { drawScoreChart } from './score-chart.js';
+import { evidenceReferenceLines, scoreText, statusText } from './soa-view.js';
+const MARGIN = 40;
+const TABLE_FONT_SIZE = 7.5;
+const TABLE_HEADER = { style: 'bold', size: TABLE_FONT_SIZE };
+const TABLE_CELL = { style: 'regular', size: TABLE_FONT_SIZE };
+const CELL_PADDING = 3;
+/** Evidence lines per control in the table; the rest is counted. A row must fit on one page. */
+const EVIDENCE_LINES = 8;
+const CELL_CHARACTERS = 700;
+const COLUMNS = [
+    { header: 'Control', width: 48, cell: (row) => row.controlId },
+    { header: 'Domain', width: 82, cell: (row) => `${row.domain} ${row.domainTitle}` },
+    { header: 'Title', width: 112, cell: (row) => row.title },
+    { header: 'Applicable', width: 48, cell: (row) => (row.applicable ? 'Yes' : 'No') },
+    { header: 'Justification', width: 130, cell: (row) => row.justification ?? '' },
+    { header: 'Status', width: 54, cell: statusText },
+    { header: 'Evidence', width: 150, cell: (row) => evidenceReferenceLines(row, EVIDENCE_LINES).join('\n') },
+    { header: 'Reviewer', width: 70, cell: (row) => row.reviewer ?? '' },
+    { header: 'Last update', width: 67, cell: (row) => dateTimeText(row.updatedAt) },
+];
+/** Text short enough that a row never outgrows a page (counted in characters, not UTF-16 units). */
+function pdfText(text, limit = CELL_CHARACTERS) {
+    const characters = [...text];
+    return characters.length > limit ? `${characters.slice(0, limit - 1).join('')}…` : text;
+}
+function dateTimeText(iso) {
+    const date = new Date(iso);
+    return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+function titlePage(doc, view) {
+    const width = doc.page.width - 2 * MARGIN;
+    const centered = { width, align: 'center' };
+    writeText(doc, 'Statement of Applicability', { style: 'bold', size: 26 }, MARGIN, 180, centered);
+    doc.moveDown(0.5);
+    writeText(doc, pdfText(view.framework), { style: 'regular', size: 14 }, undefined, undefined, centered);
+    doc.moveDown(2);
+    writeText(doc, pdfText(view.orgName, 200), { style: 'bold', size: 18 }, undefined, undefined, centered);
+    const body = { style: 'regular', size: 11 };
+    writeText(doc, pdfText(`Organization id: ${view.orgId}`, 200), body, undefined, undefined, centered);
+    doc.moveDown(3);
+    const facts = [
+        `Generated: ${dateTimeText(view.generatedAt)}`,
+        `Data as of: ${dateTimeText(view.lastModified)}`,
+        view.snapshot
+            ? `Snapshot: ${view.snapshot.label} (${view.snapshot.snapshotId}), taken ${dateTimeText(view.snapshot.createdAt)}`
+            : 'Snapshot: none (live data)',
+    ];
+    for (const fact of facts)
+        writeText(doc, pdfText(fact, 300), body, undefined, undefined, centered);
+    if (view.snapshot) {
+        const hash = pdfText(`Content hash: ${view.snapshot.contentHash}`, 200);
+        writeText(doc, hash, { style: 'regular', size: 8 }, undefined, undefined, centered);
+    }
+}
+function summaryPage(doc, view) {
+    const width = doc.page.width - 2 * MARGIN;
+    const { counts } = view;
+    setFont(doc, { style: 'bold', size: 16 }).text('Compliance summary', MARGIN, MARGIN, { width });
+    setFont(doc, { style: 'regular', size: 12 }).moveDown(1).text('Compliance score');
+    setFont(doc, { style: 'bold', size: 36 }).text(scoreText(view.score));
+    setFont(doc, { style: 'regular', size: 10 }).moveDown(0.5);
+    doc.text(`Implemented: ${counts.implemented}`);
+    doc.text(`In progress: ${counts.inProgress}`);
+    doc.text(`Not started: ${counts.notStarted}`);
+    doc.text(`Not applicable: ${counts.notApplicable}`);
+    doc.moveDown(0.5).fontSize(8).fillColor('#555555');
+    doc.text('Score = 100 x (implemented + 0.5 x in progress) / applicable controls.', { width });
+    doc.fillColor('black').moveDown(2);
+    setFont(doc, { style: 'bold', size: 12 }).text('Score history', { width });
+    const top = doc.y + 10;
+    drawScoreChart(doc, view.history, { x: MARGIN, y: top, width, height: 180 });
+    doc.x = MARGIN;
+    doc.y = top + 200;
+}
+function rowHeight(doc, cells, font) {
+    const heights = cells.map((text, i) => heightOfText(doc, text || ' ', font, { width: COLUMNS[i].width - 2 * CELL_PADDING }) + 2 * CELL_PADDING);
+    return Math.max(...heights);
+}
+function drawRow(doc, cells, y, height, font) {
+    const header = font === TABLE_HEADER;
+    let x = MARGIN;
+    if (header) {
+        const width = COLUMNS.reduce((sum, column) => sum + column.width, 0);
+        doc.rect(MARGIN, y, width, height).fill('#e8edf3');
+    }
+    doc.fillColor('black').strokeColor('#999999').lineWidth(0.4);
+    cells.forEach((text, i) => {
+        const { width } = COLUMNS[i];
+        doc.rect(x, y, width, height).stroke();
+        writeText(doc, text, font, x + CELL_PADDING, y + CELL_PADDING, { width: width - 2 * CELL_PADDING });
+        x += width;
+    });
+}
+/** The control table, on landscape pages, with the header row repeated on each. */
+function controlTable(doc, view) {
+    const headers = COLUMNS.map((column) => column.header);
+    const newPage = () => {
+        doc.addPage({ size: 'A4', layout: 'landscape', margin: MARGIN });
+        const height = rowHeight(doc, headers, TABLE_HEADER);
+        drawRow(doc, headers, MARGIN, height, TABLE_HEADER);
+        return MARGIN + height;
+    };
+    let y = newPage();
+    const bottom = () => doc.page.height - MARGIN - 14;
+    for (const row of view.rows) {
+        const cells = COLUMNS.map((column) => pdfText(column.cell(row)));
+        const height = rowHeight(doc, cells, TABLE_CELL);
+        if (y + height > bottom())
+            y = newPage();
+        drawRow(doc, cells, y, height, TABLE_CELL);
+        y += height;
+    }
+}
+function pageNumbers(doc, view) {
+    const range = doc.bufferedPageRange();
+    const footer = pdfText(`Statement of Applicability - ${view.orgName}`, 120);
+    for (let i = range.start; i < range.start + range.count; i++) {
+        doc.switchToPage(i);
+        const y = doc.page.height - MARGIN + 10;
+        const width = doc.page.width - 2 * MARGIN;
+        // Writing inside the bottom margin would otherwise start a new page.
+        const { bottom } = doc.page.margins;
+        doc.page.margins.bottom = 0;
+        const font = { style: 'regular', size: 7 };
+        doc.fillColor('#777777');
+        writeText(doc, footer, font, MARGIN, y, { width, align: 'left', lineBreak: false });
+        setFont(doc, font).text(`Page ${i + 1} of ${range.count}`, MARGIN, y, {
+            width,
+            align: 'right',
+            lineBreak: false,
+        });
+        doc.page.margins.bottom = bottom;
+    }
+}
+/** A paginated PDF: title page, score and its history, then the control table. */
+export function renderSoaPdf(view) {
+    const doc = new PDFDocument({
+        size: 'A4',
+        margin: MARGIN,
+        bufferPages: true,
+        info: {
+            Title: pdfText(`Statement of Applicability - ${view.orgName}`, 200),
+            Subject: pdfText(view.framework),
+            Author: pdfText(view.orgName, 200),
+            Creator: 'comply',
+            CreationDate: new Date(view.generatedAt),
+        },
+    });
+    const chunks = [];
+    const done = new Promise((resolve, reject) => {
+        doc.on('data', (chunk) => chunks.push(chunk));
+        doc.on('end', () => resolve(Buffer.concat(chunks)));
+        doc.on('error', reject);
+    });
+    registerFonts(doc);
+    titlePage(doc, view);
+    doc.addPage();
+    summaryPage(doc, view);
+    controlTable(doc, view);
+    pageNumbers(doc, view);
+    doc.end();
+    return done;
+}
+//# sourceMappingURL=soa-pdf.renderer.js.map

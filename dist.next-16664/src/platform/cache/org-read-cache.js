@@ -1,0 +1,150 @@
+import { reportCache } from '../metrics/events.js';
+import { remember, settled } from '../ready.js';
+/** Where an instance announces that an org was written (the message is the org id). */
+export const ORG_INVALIDATION_CHANNEL = 'comply:org-invalidate';
+const LIBRARY_CHANNEL = 'comply:library-invalidate';
+const MAX_ENTRIES_PER_ORG = 256;
+/**
+ * Serialized responses of an org's hot read routes (its controls, its score), kept until a write to the
+ * org invalidates them. Writers invalidate after their transaction commits; a read that began before an
+ * invalidation never stores its (possibly older) result, so no stale entry survives a write.
+ *
+ * With Redis, invalidations are broadcast so that every daemon instance drops its copy: once per org and
+ * turn of the event loop, however many writes the turn answered (an ingest batch answers hundreds at once).
+ * While this instance is not subscribed it could miss another's broadcast, so it then reads through without
+ * caching, and it forgets everything when the subscription comes back.
+ *
+ * It holds the library revision the same way (see `libraryRevision`): the reports it caches are keyed by it.
+ */
+export class OrgReadCache {
+    redis;
+    entries = new Map();
+    generations = new Map();
+    /** Bumped when every entry is dropped at once. */
+    epoch = 0;
+    subscriber = null;
+    library;
+    libraryGeneration = 0;
+    /** Orgs written since the last broadcast went out. */
+    unannounced = new Set();
+    constructor(redis = null) {
+        this.redis = redis;
+    }
+    /** Subscribes to other instances' invalidations in the background; Redis being down delays nothing. */
+    start() {
+        if (!this.redis)
+            return;
+        const subscriber = this.redis.duplicate({
+            enableOfflineQueue: true,
+            maxRetriesPerRequest: null,
+            lazyConnect: false,
+        });
+        this.subscriber = subscriber;
+        subscriber.on('message', (channel, orgId) => channel === LIBRARY_CHANNEL ? this.forgetLibrary() : this.drop(orgId));
+        subscriber.on('error', () => { });
+        subscriber.on('ready', () => this.clear());
+        subscriber.subscribe(ORG_INVALIDATION_CHANNEL, LIBRARY_CHANNEL).catch(() => { });
+    }
+    usable() {
+        return this.redis === null || this.subscriber?.status === 'ready';
+    }
+    /** The body at once on a hit; otherwise computed, serialized and kept (see the class comment). */
+    get(orgId, key, compute, serialize) {
+        const usable = this.usable();
+        const hit = usable ? this.entries.get(orgId)?.get(key) : undefined;
+        const fresh = hit !== undefined && hit.validUntil > Date.now();
+        reportCache('org-reads', fresh);
+        if (fresh)
+            return hit.body;
+        return this.fill(orgId, key, usable, compute, serialize);
+    }
+    async fill(orgId, key, usable, compute, serialize) {
+        const generation = this.generations.get(orgId) ?? 0;
+        const epoch = this.epoch;
+        const { value, validUntil = Number.POSITIVE_INFINITY } = await compute();
+        const body = serialize(value);
+        if (usable &&
+            this.usable() &&
+            epoch === this.epoch &&
+            (this.generations.get(orgId) ?? 0) === generation) {
+            let org = this.entries.get(orgId);
+            if (!org) {
+                org = new Map();
+                this.entries.set(orgId, org);
+            }
+            // Keys are few for most routes; evidence and attestation pages make one per record or epoch, so an
+            // org holds a bounded number and the oldest goes first.
+            if (!org.has(key) && org.size >= MAX_ENTRIES_PER_ORG)
+                org.delete(org.keys().next().value);
+            org.set(key, { body, validUntil });
+        }
+        return body;
+    }
+    drop(orgId) {
+        this.generations.set(orgId, (this.generations.get(orgId) ?? 0) + 1);
+        this.entries.delete(orgId);
+    }
+    clear() {
+        this.epoch += 1;
+        this.entries.clear();
+        this.forgetLibrary();
+    }
+    /**
+     * The library revision (imported frameworks and analyst edges), read once and then held until this
+     * instance changes the library or another one says it did: every CTE report is keyed by it, and it
+     * changes only on an import or an edge. Concurrent callers share one read; a read that was under way
+     * when the library changed is not kept. While broadcasts could be missed, every call reads.
+     */
+    libraryRevision(read) {
+        if (!this.usable())
+            return read();
+        const current = this.library;
+        if (current?.generation === this.libraryGeneration)
+            return settled(current.revision);
+        const held = { revision: remember(read()), generation: this.libraryGeneration };
+        this.library = held;
+        held.revision.catch(() => {
+            if (this.library === held)
+                this.library = undefined;
+        });
+        return held.revision;
+    }
+    forgetLibrary() {
+        this.libraryGeneration += 1;
+        this.library = undefined;
+    }
+    /** After an import or an edge change has committed. */
+    libraryChanged() {
+        this.forgetLibrary();
+        this.redis?.publish(LIBRARY_CHANNEL, '').catch(() => { });
+    }
+    /** After a write to the org has committed: drops its entries here at once, and tells the others. */
+    invalidate(orgId) {
+        this.drop(orgId);
+        if (!this.redis)
+            return;
+        if (this.unannounced.size === 0)
+            setImmediate(() => this.announce());
+        this.unannounced.add(orgId);
+    }
+    announce() {
+        for (const orgId of this.unannounced) {
+            // Best effort: a lost broadcast must not fail the write that already committed.
+            this.redis?.publish(ORG_INVALIDATION_CHANNEL, orgId).catch(() => { });
+        }
+        this.unannounced.clear();
+    }
+    async close() {
+        this.subscriber?.disconnect();
+    }
+}
+/**
+ * Sends a body serialized earlier by the route's own response serializer (a string goes out as it is). When
+ * the body is there (a cache hit) it goes out at once and the handler, returning nothing, makes no promise.
+ */
+export function sendSerialized(reply, body) {
+    if (body instanceof Promise)
+        return body.then((text) => sendSerialized(reply, text));
+    reply.type('application/json; charset=utf-8').send(body);
+}
+//# sourceMappingURL=org-read-cache.js.map

@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto';
+import { Queue, QueueEvents } from 'bullmq';
+import { AppError } from '../errors.js';
+import { InProcessJobRunner } from './in-process.runner.js';
+import { createRedis, REDIS_COMMAND_TIMEOUT_MS } from './redis.js';
+export const DEFAULT_QUEUE_PREFIX = 'comply';
+/** Completed jobs are trimmed; failed ones stay for a month so that someone can look at why. */
+const KEEP_COMPLETED = { age: 24 * 3600, count: 1000 };
+const KEEP_FAILED = { age: 30 * 24 * 3600 };
+/** Jobs that could not be queued while Redis was down wait in memory, up to this many. */
+const MAX_PARKED = 10_000;
+export class QueueUnavailableError extends AppError {
+    constructor(reason) {
+        super('SERVICE_UNAVAILABLE', 'The job queue is unreachable', { reason });
+    }
+}
+/** BullMQ's options for one job of a definition: its retry policy and what is kept afterwards. */
+export function jobOptions(job, jobId) {
+    return {
+        jobId,
+        attempts: 1 + (job.attempts ?? 2),
+        backoff: { type: 'exponential', delay: job.backoffMs ?? 500 },
+        removeOnComplete: KEEP_COMPLETED,
+        removeOnFail: KEEP_FAILED,
+    };
+}
+/**
+ * Producer side of the BullMQ queues (one per job name); `comply worker` processes run the handlers.
+ * Every Redis call is bounded, so a Redis outage never holds up a request: `enqueue` parks the job in
+ * memory and queues it when Redis returns, `repeat` applies its schedule then, and `run` falls back to
+ * running the handler in this process.
+ */
+export class BullmqJobRunner {
+    options;
+    kind = 'bullmq';
+    prefix;
+    connection;
+    queues = new Map();
+    events = new Map();
+    parked = new Map();
+    schedules = new Map();
+    /** Every schedule ever asked for: asserted again whenever the connection comes back. */
+    registered = new Map();
+    local;
+    retryTimer;
+    callTimeoutMs;
+    flushing = null;
+    connectedOnce = false;
+    closed = false;
+    constructor(options) {
+        this.options = options;
+        this.prefix = options.prefix ?? DEFAULT_QUEUE_PREFIX;
+        this.callTimeoutMs = options.callTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
+        this.connection = createRedis(options.url, 'command', options.log, 'queue');
+        this.connection.on('ready', () => {
+            // Redis may have come back without its data (a restart without persistence, a failover): the
+            // schedules live in Redis, so each reconnect asserts them again. Upserting is idempotent.
+            if (this.connectedOnce)
+                for (const [id, schedule] of this.registered)
+                    this.schedules.set(id, schedule);
+            this.connectedOnce = true;
+            void this.flush();
+        });
+        this.local = options.db ? new InProcessJobRunner(options.db, options.log) : null;
+        this.retryTimer = setInterval(() => void this.flush(), options.retryEveryMs ?? 5000);
+        this.retryTimer.unref();
+    }
+    queue(name) {
+        let queue = this.queues.get(name);
+        if (!queue) {
+            queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
+            // Outages are logged once by the connection; without a listener an 'error' event would crash.
+            queue.on('error', (error) => this.options.log.debug({ err: error, queue: name }, 'queue error'));
+            this.queues.set(name, queue);
+        }
+        return queue;
+    }
+    async queueEvents(name) {
+        let entry = this.events.get(name);
+        if (!entry) {
+            const connection = createRedis(this.options.url, 'blocking', this.options.log, `events-${name}`);
+            const events = new QueueEvents(name, { connection, prefix: this.prefix });
+            events.on('error', (error) => this.options.log.debug({ err: error, queue: name }, 'queue events error'));
+            entry = { events, connection };
+            this.events.set(name, entry);
+        }
+        await this.bounded(entry.events.waitUntilReady(), 'queue events');
+        return entry.events;
+    }
+    /** Rejects with QueueUnavailableError when Redis does not answer in time. */
+    bounded(promise, what) {
+        let timer;
+        const timeout = new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new QueueUnavailableError(`${what}: no answer within ${this.callTimeoutMs} ms`)), this.callTimeoutMs);
+        });
+        return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+    }
+    add(job, payload, jobId) {
+        return this.bounded(this.queue(job.name).add(job.name, payload, jobOptions(job, jobId)), `add ${job.name}`);
+    }
+    async enqueue(job, payload, options = {}) {
+        const jobId = options.jobId ?? randomUUID();
+        try {
+            await this.add(job, payload, jobId);
+        }
+        catch (error) {
+            this.park({ job: job, payload, jobId });
+            this.options.log.warn({ err: error, job: job.name, jobId }, 'could not queue the job; it is kept and queued when Redis answers again');
+        }
+    }
+    park(parked) {
+        if (this.parked.size >= MAX_PARKED && !this.parked.has(parked.jobId)) {
+            const [oldest] = this.parked.values();
+            this.parked.delete(oldest.jobId);
+            this.options.log.error({ job: oldest.job.name, jobId: oldest.jobId }, 'dropped a parked job: too many');
+        }
+        this.parked.set(parked.jobId, parked);
+    }
+    /** Runs a job on a worker and waits for its result, at most `timeoutMs` (then 503). */
+    async run(job, payload, options = {}) {
+        const timeoutMs = options.timeoutMs ?? this.options.waitMs ?? 60_000;
+        let finished;
+        try {
+            const events = await this.queueEvents(job.name);
+            const added = await this.add(job, payload, randomUUID());
+            // BullMQ's own bound (a little later) only cleans up its listeners; ours decides.
+            finished = added.waitUntilFinished(events, timeoutMs + 1000);
+        }
+        catch (error) {
+            if (!this.local)
+                throw error;
+            this.options.log.warn({ err: error, job: job.name }, 'queue unreachable: running the job in this process');
+            return this.local.run(job, payload);
+        }
+        finished.catch(() => { });
+        let timer;
+        const timeout = new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new AppError('SERVICE_UNAVAILABLE', 'The job did not finish in time', {
+                job: job.name,
+                timeoutMs,
+            })), timeoutMs);
+        });
+        return Promise.race([finished, timeout]).finally(() => clearTimeout(timer));
+    }
+    async repeat(job, payload, options) {
+        const schedule = { job: job, payload, options };
+        this.registered.set(options.jobId, schedule);
+        this.schedules.set(options.jobId, schedule);
+        await this.flush();
+    }
+    async applySchedule({ job, payload, options }) {
+        const { jobId: _ignored, ...template } = jobOptions(job, options.jobId);
+        await this.bounded(this.queue(job.name).upsertJobScheduler(options.jobId, { every: options.everyMs }, { name: job.name, data: payload, opts: template }), `schedule ${options.jobId}`);
+    }
+    /** Queues parked jobs and applies pending schedules; stops at the first failure (Redis still down). */
+    flush() {
+        if (this.closed || (this.parked.size === 0 && this.schedules.size === 0))
+            return Promise.resolve();
+        this.flushing ??= (async () => {
+            try {
+                for (const [id, schedule] of this.schedules) {
+                    await this.applySchedule(schedule);
+                    this.schedules.delete(id);
+                }
+                for (const [jobId, parked] of this.parked) {
+                    await this.add(parked.job, parked.payload, jobId);
+                    this.parked.delete(jobId);
+                }
+            }
+            catch (error) {
+                this.options.log.debug({ err: error }, 'queue still unreachable; will retry');
+            }
+            finally {
+                this.flushing = null;
+            }
+        })();
+        return this.flushing;
+    }
+    /** Jobs per state in every queue this daemon has used (metrics); bounded like every Redis call. */
+    async depth() {
+        const entries = await Promise.all([...this.queues].map(async ([name, queue]) => {
+            const counts = await this.bounded(queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'failed'), `count ${name}`);
+            return [
+                name,
+                { ...counts, parked: [...this.parked.values()].filter((p) => p.job.name === name).length },
+            ];
+        }));
+        return Object.fromEntries(entries);
+    }
+    /** Jobs and schedules waiting for Redis (for health output and tests). */
+    pending() {
+        return { jobs: this.parked.size, schedules: this.schedules.size };
+    }
+    /** At start-up, waits (bounded) for the first connection; later, a lost connection answers at once. */
+    async firstConnection() {
+        if (this.connectedOnce || this.connection.status === 'ready')
+            return;
+        let onReady = () => { };
+        const connected = new Promise((resolve) => {
+            onReady = resolve;
+            this.connection.once('ready', onReady);
+        });
+        await this.bounded(connected, 'connect').finally(() => this.connection.off('ready', onReady));
+    }
+    async ready() {
+        if (this.closed)
+            return false;
+        try {
+            await this.firstConnection();
+            return (await this.bounded(this.connection.ping(), 'ping')) === 'PONG';
+        }
+        catch {
+            return false;
+        }
+    }
+    async close() {
+        this.closed = true;
+        clearInterval(this.retryTimer);
+        await this.flushing;
+        if (this.parked.size > 0) {
+            this.options.log.warn({ jobs: this.parked.size }, 'closing with jobs that never reached the queue');
+        }
+        await this.local?.close();
+        // Bounded too: closing must not wait for a Redis that is gone.
+        await Promise.allSettled([
+            ...[...this.queues.values()].map((queue) => this.bounded(queue.close(), 'close queue')),
+            ...[...this.events.values()].map(({ events }) => this.bounded(events.close(), 'close events')),
+        ]);
+        for (const { connection } of this.events.values())
+            connection.disconnect();
+        this.connection.disconnect();
+    }
+}
+//# sourceMappingURL=bullmq.runner.js.map

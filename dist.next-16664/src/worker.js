@@ -1,0 +1,64 @@
+import { pino } from 'pino';
+import { jobRegistry } from './job-registry.js';
+import { ConfigError } from './platform/config.js';
+import { openDatabase } from './platform/db/database.js';
+import { startBullmqWorkers } from './platform/jobs/bullmq.worker.js';
+import { Metrics } from './platform/metrics/metrics.js';
+import { startMetricsServer } from './platform/metrics/metrics.server.js';
+import { warmOscalValidators } from './platform/oscal/validation.js';
+import { closeOnSignal } from './platform/shutdown.js';
+/** Checks the configuration a worker needs before touching anything. */
+export function checkWorkerConfig(config) {
+    if (!config.redisUrl) {
+        throw new ConfigError('comply worker needs REDIS_URL. Without Redis the daemon runs every job in its own process, so no worker is needed.');
+    }
+    if (!config.databaseUrl) {
+        throw new ConfigError('comply worker needs PostgreSQL (DATABASE_URL). The embedded PGlite database can be opened by one ' +
+            'process only, the daemon, which then runs the jobs itself.');
+    }
+    return { redisUrl: config.redisUrl };
+}
+/** Opens PostgreSQL and serves every registered job from its BullMQ queue. */
+export async function startWorker(config, options = {}) {
+    const { redisUrl } = checkWorkerConfig(config);
+    const log = options.log ?? pino({ level: config.logLevel });
+    const db = await openDatabase(config);
+    const jobs = options.jobs ?? jobRegistry;
+    const pool = startBullmqWorkers({
+        url: redisUrl,
+        db,
+        log,
+        jobs,
+        prefix: options.prefix ?? config.queuePrefix,
+        concurrency: options.concurrency,
+    });
+    // The worker's own job durations, pool usage and event-loop lag, when a metrics port is configured.
+    const metrics = config.metricsPort === null ? null : new Metrics();
+    metrics?.watch({ db });
+    const metricsServer = metrics
+        ? await startMetricsServer(metrics, config.metricsHost, config.metricsPort)
+        : null;
+    log.info({ jobs: jobs.map((job) => job.name), metrics: metricsServer?.url }, 'comply worker ready');
+    let closing;
+    return {
+        close: () => {
+            closing ??= (async () => {
+                await pool.close();
+                await metricsServer?.close();
+                metrics?.close();
+                await db.close();
+            })();
+            return closing;
+        },
+    };
+}
+/** The `comply worker` process: runs until SIGTERM or SIGINT, then finishes running jobs and exits 0. */
+export async function runWorkerProcess(config) {
+    const log = pino({ level: config.logLevel });
+    // Compiling NIST's schemas takes about a second: pay it before taking jobs, not in the first export.
+    warmOscalValidators();
+    const started = startWorker(config, { log });
+    closeOnSignal(started, (_worker, signal) => log.info({ signal }, 'shutting down: finishing running jobs'));
+    await started;
+}
+//# sourceMappingURL=worker.js.map

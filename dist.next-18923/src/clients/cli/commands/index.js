@@ -1,0 +1,62 @@
+import { registerAssessCommand } from './assess.command.js';
+import { registerAttestCommand } from './attest.command.js';
+import { registerAttestationCommands } from './attestations.command.js';
+import { registerCheckCommand } from './check.command.js';
+import { registerConflictsCommand } from './conflicts.command.js';
+import { registerControlCommands } from './controls.command.js';
+import { registerCoverageCommand } from './coverage.command.js';
+import { registerEvidenceCommands } from './evidence.command.js';
+import { registerExportCommands } from './export.command.js';
+import { registerFrameworksCommand } from './frameworks.command.js';
+import { registerFrameworkStatusCommand } from './frameworks-status.command.js';
+import { registerGapsCommand } from './gaps.command.js';
+import { registerHistoryCommand } from './history.command.js';
+import { registerImportCommand } from './import.command.js';
+import { registerKeyCommands } from './keys.command.js';
+import { registerMappingCommands } from './mappings.command.js';
+import { registerMcpCommand } from './mcp.command.js';
+import { registerOrgCommands } from './orgs.command.js';
+import { registerRequirementCommands } from './requirements.command.js';
+import { registerScoreCommand } from './score.command.js';
+import { registerSearchCommand } from './search.command.js';
+import { registerServeCommand } from './serve.command.js';
+import { registerSidecarCommands } from './sidecars.command.js';
+import { registerSimilarCommand } from './similar.command.js';
+import { registerSnapshotCommands } from './snapshot.command.js';
+import { registerSystemCommands } from './systems.command.js';
+import { registerWorkerCommand } from './worker.command.js';
+/**
+ * Every command of the CLI, registered here and only here, in the order `comply --help` lists them: the
+ * daemon, access and orgs; the frameworks and the crosswalk's analyses; records, scores and snapshots;
+ * AI systems, exports and attestations; the gate and the MCP server; the worker.
+ */
+export function registerCommands(program, cli) {
+    registerServeCommand(program);
+    registerKeyCommands(program, cli);
+    registerOrgCommands(program, cli);
+    registerControlCommands(program, cli);
+    const frameworks = registerFrameworksCommand(program, cli);
+    registerFrameworkStatusCommand(frameworks, cli);
+    registerGapsCommand(program, cli);
+    registerCoverageCommand(program, cli);
+    registerConflictsCommand(program, cli);
+    registerSearchCommand(program, cli);
+    registerImportCommand(program, cli);
+    registerSimilarCommand(program, cli);
+    registerMappingCommands(program, cli);
+    registerRequirementCommands(program, cli);
+    registerAssessCommand(program, cli);
+    registerEvidenceCommands(program, cli);
+    registerScoreCommand(program, cli);
+    registerHistoryCommand(program, cli);
+    registerSnapshotCommands(program, cli);
+    registerSystemCommands(program, cli);
+    registerExportCommands(program, cli);
+    registerSidecarCommands(program, cli);
+    registerAttestationCommands(program, cli);
+    registerAttestCommand(program, cli);
+    registerCheckCommand(program, cli);
+    registerMcpCommand(program, cli);
+    registerWorkerCommand(program);
+}
+//# sourceMappingURL=index.js.map

@@ -1,0 +1,68 @@
+import { createElement } from 'react';
+import { plainTable } from './ui/plain-table.js';
+/** Colour, tables and spinners only for a person at a terminal; pipes and CI get plain, stable text. */
+export const interactive = (stream) => Boolean(stream.isTTY) && !process.env.CI;
+export async function print(options, result) {
+    if (options.json) {
+        process.stdout.write(`${JSON.stringify(result.data, null, 2)}\n`);
+        return;
+    }
+    if (result.text !== undefined)
+        process.stdout.write(`${result.text}\n`);
+    if (!result.table)
+        return;
+    if (interactive(process.stdout)) {
+        const { Table } = await import('./ui/table.js');
+        await renderOnce(createElement(Table, { data: result.table }));
+    }
+    else {
+        process.stdout.write(`${plainTable(result.table)}\n`);
+    }
+}
+/**
+ * Renders a static element once with ink. Ink (with the components built on it) is loaded on first use,
+ * so plain output, pipes and the daemon behind `comply serve` never pay for loading it.
+ */
+export async function renderOnce(element) {
+    const { render } = await import('ink');
+    render(element, { patchConsole: false }).unmount();
+}
+/** A spinner appears only for work slower than this, so quick commands do not flicker. */
+const SPINNER_DELAY_MS = 150;
+let spinning = false;
+/**
+ * Shows a spinner on a terminal while `work` runs; silent in pipes and with --json. Nested calls (a
+ * command's own progress around the API client's) show the outer label only.
+ */
+export async function withProgress(options, label, work) {
+    if (spinning || options.json || !interactive(process.stderr))
+        return work();
+    spinning = true;
+    let instance;
+    let finished = false;
+    const show = async () => {
+        const [{ render }, { Progress }] = await Promise.all([import('ink'), import('./ui/spinner.js')]);
+        if (!finished) {
+            instance = render(createElement(Progress, { label }), { stdout: process.stderr, patchConsole: false });
+        }
+    };
+    const timer = setTimeout(() => void show(), SPINNER_DELAY_MS);
+    try {
+        return await work();
+    }
+    finally {
+        finished = true;
+        clearTimeout(timer);
+        instance?.clear();
+        instance?.unmount();
+        spinning = false;
+    }
+}
+/** Key–value lines for one resource. */
+export function describe(entries) {
+    const width = Math.max(...Object.keys(entries).map((key) => key.length));
+    return Object.entries(entries)
+        .map(([key, value]) => `${key.padEnd(width)}  ${value === null || value === undefined ? '-' : String(value)}`)
+        .join('\n');
+}
+//# sourceMappingURL=output.js.map

@@ -1,0 +1,3 @@
+/** Shapes of the framework library shipped in fixtures/frameworks and of imported catalogs. */
+export {};
+//# sourceMappingURL=framework.types.js.map

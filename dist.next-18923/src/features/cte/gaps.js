@@ -1,0 +1,304 @@
+/**
+ * Gaps: every unmet requirement of a framework for one organization, ranked and with a specific
+ * recommendation (which ISO/IEC 42001 control to implement or finish, and which evidence closes it).
+ * A requirement with mapped ISO controls (the joint rule of `graph.ts`) names every one of them still to
+ * implement or finish; one whose mapped controls are all excluded has the status `excluded` and asks the
+ * organization to confirm that it does not apply or to reconsider the exclusions.
+ *
+ * Priority is a points score, each part defensible on its own:
+ * - obligation: 3 for a legally binding requirement; 2 for a voluntary one that a legal requirement of
+ *   another framework is mapped to (it is the route to meeting that obligation); 1 for other voluntary
+ *   requirements and for provisions that only set penalties or dates (context, not duties);
+ * - risk: the highest risk level among the organization's AI systems, minimal 0, limited 1, high 2,
+ *   unacceptable 3 (none recorded: 0). Prohibitions count only for an unacceptable-risk system, and
+ *   general-purpose-AI model duties and context provisions not at all: they do not depend on that level;
+ * - dependence (edge fan-out): 2 when crosswalk edges join it to 2+ other frameworks or 5+ requirements,
+ *   1 when joined to any, else 0;
+ * - status: 1 when nothing is done (uncovered / not started), 0 when work exists (partial / in progress).
+ * critical at 7 points or more, important at 4–6, minor below 4. So an uncovered legal obligation that
+ * others map to is critical for an organization running a high-risk AI system and important otherwise.
+ */
+import { crosswalkGraph, describeHop, reachingControls, uncoveredByExclusion, } from './graph.js';
+import { shortFrameworkName, UnknownFrameworkError } from './library.js';
+import { describeDuty } from './parameters.js';
+const RISK_POINTS = { minimal: 0, limited: 1, high: 2, unacceptable: 3 };
+const PRIORITY_ORDER = { critical: 0, important: 1, minor: 2 };
+export function highestRiskLevel(levels = []) {
+    let highest = null;
+    for (const level of levels)
+        if (highest === null || RISK_POINTS[level] > RISK_POINTS[highest])
+            highest = level;
+    return highest;
+}
+export function priorityFor(score) {
+    if (score >= 7)
+        return 'critical';
+    return score >= 4 ? 'important' : 'minor';
+}
+const OBLIGATION_POINTS = {
+    legal: 3,
+    'supports-legal': 2,
+    voluntary: 1,
+    context: 1,
+};
+/** Provisions that set penalties, dates or scope rather than a duty to meet. */
+function isContext(requirement) {
+    const topics = requirement.topics ?? [];
+    if (topics.includes('penalties'))
+        return true;
+    const onlyScope = topics.length > 0 && topics.every((topic) => topic === 'legal-compliance' || topic === 'life-cycle');
+    return onlyScope && !(requirement.parameters ?? []).some((parameter) => describeDuty(parameter));
+}
+/** Risk points a requirement takes from the organization's highest AI-system risk level. */
+export function riskPoints(requirement, level) {
+    if (!level)
+        return 0;
+    const topics = requirement.topics ?? [];
+    if (topics.includes('prohibited-practices'))
+        return level === 'unacceptable' ? 3 : 0;
+    if (topics[0] === 'general-purpose-ai' || isContext(requirement))
+        return 0;
+    return RISK_POINTS[level];
+}
+/** Points for obligation, risk, dependence and status, as documented above. */
+export function gapScore(input) {
+    const dependence = input.linkedFrameworks >= 2 || input.linkedRequirements >= 5 ? 2 : input.linkedRequirements > 0 ? 1 : 0;
+    return OBLIGATION_POINTS[input.obligation] + input.risk + dependence + (input.nothingDone ? 1 : 0);
+}
+/** Which evidence typically proves a requirement with these topics. */
+const EVIDENCE_BY_TOPIC = [
+    [
+        'logging',
+        'the logging configuration with its retention setting, or a sidecar attestation that event logging is on',
+    ],
+    ['record-keeping', 'the records register with its retention schedule'],
+    ['incident-management', 'the incident-response procedure and the record of a notification drill'],
+    ['human-oversight', 'the human-oversight procedure and an attestation that reviews take place'],
+    ['bias', 'bias and fairness test results for each AI system'],
+    ['impact-assessment', 'the completed impact assessment, signed off'],
+    ['risk-management', 'the AI risk register and its treatment plan'],
+    ['data-quality', 'dataset datasheets with quality checks'],
+    ['data-governance', 'the data-governance procedure and dataset datasheets'],
+    ['transparency', 'the published notice or the instructions for use'],
+    ['documentation', 'the technical documentation set, versioned'],
+    ['testing', 'test and validation reports'],
+    ['robustness', 'robustness and accuracy test reports'],
+    ['monitoring', 'monitoring reports or periodic sidecar attestations'],
+    ['conformity-assessment', 'the conformity assessment record and declaration'],
+    ['registration', 'the registration confirmation'],
+    ['data-subject-rights', 'the data-subject request procedure and its request log'],
+    ['privacy', 'the record of processing activities and the privacy notice'],
+    ['lawful-basis', 'the documented lawful basis for each processing purpose'],
+    ['security', 'the security procedure and its latest review'],
+    ['access-control', 'the access-control policy and an access review record'],
+    ['supplier', 'supplier agreements and supplier assessments'],
+    ['competence', 'training and competence records'],
+    ['stakeholder-engagement', 'records of stakeholder consultation'],
+    ['governance', 'the approved policy and the assignment of roles'],
+    ['accountability', 'the approved policy and the assignment of roles'],
+];
+const EVIDENCE = new Map(EVIDENCE_BY_TOPIC);
+/** Evidence for the requirement's first topic that has a known kind of evidence (topics come main first). */
+function evidenceFor(requirement) {
+    const topic = (requirement?.topics ?? []).find((candidate) => EVIDENCE.has(candidate));
+    return topic ? EVIDENCE.get(topic) : 'a document showing how it is done';
+}
+function quoted(library, frameworkId, requirementId) {
+    const title = library.requirement(frameworkId, requirementId)?.title;
+    return title ? `${requirementId} "${title}"` : requirementId;
+}
+function dutiesOf(requirement) {
+    const duties = (requirement?.parameters ?? []).map(describeDuty).filter((duty) => !!duty);
+    return duties.length > 0 ? ` Obligations to meet: ${[...new Set(duties)].slice(0, 3).join('; ')}.` : '';
+}
+/** A shell word, quoted when it needs to be. */
+const shellWord = (word) => /^[A-Za-z0-9._:/-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+/** How to record the org's own judgement on a requirement: the CLI command and the route. */
+export function howToRecord(input) {
+    const { frameworkId, requirementId } = input.ref;
+    const org = input.orgId ?? '<orgId>';
+    const command = `comply --org ${shellWord(org)} assess ${shellWord(frameworkId)} ${shellWord(requirementId)} --status implemented --reviewer <you>`;
+    const orgPath = input.orgId ? encodeURIComponent(input.orgId) : '{orgId}';
+    const route = `PUT /api/v1/orgs/${orgPath}/frameworks/${encodeURIComponent(frameworkId)}/requirements/${encodeURIComponent(requirementId)}/status`;
+    return `Once it is met, record it: \`${command}\` (${route}); if it does not apply, record why with \`--not-applicable --justification … --reviewer <you>\`.`;
+}
+/** Says where a direct record and the crosswalk's inference disagree, so that a reviewer looks again. */
+function disagreement(input, own) {
+    if (own.inferredStatus === 'uncovered' || own.inferredStrength <= own.strength)
+        return '';
+    const from = own.justifications[0];
+    const source = from ? ` from ${from.frameworkId} ${from.controlId}` : '';
+    return ` The crosswalk infers ${own.inferredStatus}${source}, more than the ${own.orgStatus?.replace('_', ' ')} recorded: review the record of ${input.ref.requirementId}.`;
+}
+/** An implemented control that still leaves a gap maps only in part (extend it) or has no current evidence. */
+function controlVerb(state) {
+    if (!state?.applicable)
+        return 'Reconsider the exclusion of, and implement,';
+    if (state.orgStatus === 'in_progress')
+        return 'Finish implementing';
+    if (state.orgStatus === 'implemented')
+        return state.evidenceExpired ? 'Renew the expired evidence of' : 'Extend the implementation of';
+    return 'Implement';
+}
+/** A reminder for a control not implemented yet whose evidence has all expired (the verb says it otherwise). */
+function renewNote(state) {
+    return state?.evidenceExpired && state.orgStatus !== 'implemented' ? ' (renew its expired evidence)' : '';
+}
+function baseRecommendation(input, own, leverage) {
+    const { library, ref, requirement } = input;
+    const name = quoted(library, ref.frameworkId, ref.requirementId);
+    const evidence = `attach evidence to ${ref.requirementId}: ${evidenceFor(requirement)}, or an attestation from the AI system's sidecar`;
+    if (own.orgStatus === 'implemented') {
+        return `Renew the expired evidence on ${name}: ${evidenceFor(requirement)}.${leverage}`;
+    }
+    const renew = own.evidenceExpired ? ' and renew its expired evidence' : '';
+    const verb = own.orgStatus === 'in_progress' ? 'Finish implementing' : 'Implement';
+    return `${verb} ${name}${renew}, then ${evidence}.${leverage}${dutiesOf(requirement)}`;
+}
+/** "a", "a and b", "a, b and c". */
+function listed(items) {
+    return items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1)}` : (items[0] ?? '');
+}
+/** `A.1 "Title", A.2 "Title" and A.3 "Title"`, flagging controls whose evidence has expired. */
+function controlList(input, controlIds) {
+    const base = input.coverage.baseFrameworkId;
+    return listed(controlIds.map((id) => `${quoted(input.library, base, id)}${renewNote(input.coverage.get(base, id))}`));
+}
+function excludedRecommendation(input, joint) {
+    const { library, coverage, ref, requirement } = input;
+    const name = quoted(library, ref.frameworkId, ref.requirementId);
+    const count = joint.excluded.length;
+    return `Every ${coverage.baseFrameworkId} control mapped to ${name} is marked not applicable (${controlList(input, joint.excluded)}): record why ${ref.requirementId} does not apply to you either, or reconsider ${count > 1 ? 'those exclusions' : 'that exclusion'} and implement ${count > 1 ? 'them' : 'it'}; otherwise meet it with a dedicated procedure and record ${evidenceFor(requirement)} as evidence.${dutiesOf(requirement)}`;
+}
+/** Names every mapped control still to implement or finish: together with the rest they cover it. */
+function jointRecommendation(input, joint) {
+    const { library, coverage, ref, requirement } = input;
+    const base = coverage.baseFrameworkId;
+    const byVerb = new Map();
+    for (const controlId of joint.remaining) {
+        const verb = controlVerb(coverage.get(base, controlId));
+        byVerb.set(verb, [...(byVerb.get(verb) ?? []), controlId]);
+    }
+    const actions = [...byVerb].map(([verb, ids], index) => `${index === 0 ? verb : verb.toLowerCase()} ${base} ${controlList(input, ids)}`);
+    const done = joint.controls.filter((id) => !joint.remaining.includes(id));
+    const name = quoted(library, ref.frameworkId, ref.requirementId);
+    const set = joint.controls.length === 1
+        ? `it is the ${base} control the crosswalk maps to ${name}, which it covers once implemented`
+        : `${done.length > 0 ? `with ${listed(done)} (implemented) ` : ''}they are the ${joint.controls.length} ${base} controls the crosswalk maps to ${name}, which cover it together once all are implemented`;
+    const notes = [
+        joint.excluded.length > 0
+            ? ` ${listed(joint.excluded)} ${joint.excluded.length > 1 ? 'are' : 'is'} also mapped but excluded as not applicable.`
+            : '',
+        joint.inferred
+            ? ' The mapping is an analyst’s inference, not a source’s: check it against the text.'
+            : '',
+    ].join('');
+    return `${actions.join(' and ')}: ${set}.${notes} Evidence that closes it: ${evidenceFor(requirement)}, or an attestation, on ${listed(joint.remaining)}.${dutiesOf(requirement)}`;
+}
+function otherRecommendation(input, candidates, joint) {
+    const { library, coverage, ref, requirement } = input;
+    const base = coverage.baseFrameworkId;
+    const duties = dutiesOf(requirement);
+    const full = candidates.filter((candidate) => candidate.credit === 'full');
+    if (full.length === 0 && joint?.canCover && joint.remaining.length > 0) {
+        return jointRecommendation(input, joint);
+    }
+    if (candidates.length === 0) {
+        return `No ${base} control maps to ${quoted(library, ref.frameworkId, ref.requirementId)}; assign an owner, meet it with a dedicated procedure and record ${evidenceFor(requirement)} as evidence.${duties} ${howToRecord(input)}`;
+    }
+    const chosen = (full.length > 0 ? full : candidates).slice(0, 2);
+    const actions = chosen.map((candidate, index) => {
+        const state = coverage.get(base, candidate.controlId);
+        const verb = controlVerb(state);
+        return `${index === 0 ? verb : verb.toLowerCase()} ${base} ${quoted(library, base, candidate.controlId)}${renewNote(state)}`;
+    });
+    const via = chosen[0].path.map(describeHop);
+    const scope = full.length > 0
+        ? `it maps fully to this requirement (${via.join(', ')})`
+        : `the crosswalk links it only in part (${via.join(', ')}), so also document how the rest is met`;
+    const evidenceControls = chosen.map((candidate) => candidate.controlId).join(' and ');
+    return `${actions.join(' and ')}: ${scope}. Evidence that closes it: ${evidenceFor(requirement)}, or an attestation, on ${evidenceControls}.${duties}`;
+}
+/** Gaps with the factors behind each priority (the route returns `computeGaps`). */
+export function computeGapDetails(library, coverage, frameworkId, context = {}) {
+    const framework = library.framework(frameworkId);
+    if (!framework)
+        throw new UnknownFrameworkError(frameworkId);
+    const graph = crosswalkGraph(library, coverage.options);
+    const riskLevel = highestRiskLevel(context.aiSystemRiskLevels);
+    const details = [];
+    framework.requirements.forEach((requirement, order) => {
+        const state = coverage.get(frameworkId, requirement.id);
+        // An implemented control whose evidence has all expired is partial (graph.ts), so it is a gap too.
+        if (!state?.applicable || state.status === 'covered')
+            return;
+        const node = graph.nodeOf(state);
+        const linked = [...new Set(graph.neighbours(node).map((neighbour) => neighbour.node))].map((n) => graph.refs[n]);
+        const obligation = isContext(requirement)
+            ? 'context'
+            : requirement.legal
+                ? 'legal'
+                : linked.some((ref) => library.requirement(ref.frameworkId, ref.requirementId)?.legal)
+                    ? 'supports-legal'
+                    : 'voluntary';
+        const factors = {
+            obligation,
+            riskLevel,
+            riskPoints: riskPoints(requirement, riskLevel),
+            linkedFrameworks: new Set(linked.map((ref) => ref.frameworkId)).size,
+            linkedRequirements: linked.length,
+        };
+        const direct = state.assessment === 'direct';
+        const nothingDone = direct ? state.orgStatus === 'not_started' : state.status === 'uncovered';
+        const score = gapScore({ ...factors, risk: factors.riskPoints, nothingDone });
+        const input = { library, coverage, ref: state, requirement, orgId: context.orgId };
+        let recommendation;
+        if (direct) {
+            const reached = graph.reachFrom(node);
+            const names = [
+                ...new Set(reached.map((reach) => shortFrameworkName(library.framework(graph.refs[reach.node].frameworkId)?.name ?? ''))),
+            ];
+            const examples = reached.slice(0, 3).map((reach) => graph.refs[reach.node].requirementId);
+            const leverage = reached.length > 0
+                ? ` It also counts toward ${reached.length} requirement(s) of ${names.join(', ')} (e.g. ${examples.join(', ')}).`
+                : '';
+            recommendation = `${baseRecommendation(input, state, leverage)}${disagreement(input, state)}`;
+        }
+        else if (uncoveredByExclusion(state)) {
+            recommendation = excludedRecommendation(input, state.joint);
+        }
+        else {
+            recommendation = otherRecommendation(input, reachingControls(library, state, { ...coverage.options, baseFrameworkId: coverage.baseFrameworkId }), state.joint);
+        }
+        const otherStatus = uncoveredByExclusion(state) ? 'excluded' : state.status;
+        details.push({
+            controlId: requirement.id,
+            priority: priorityFor(score),
+            assessment: state.assessment,
+            status: direct ? state.orgStatus : otherStatus,
+            recommendation,
+            factors: { ...factors, score },
+            order,
+        });
+    });
+    details.sort((a, b) => PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority] ||
+        b.factors.score - a.factors.score ||
+        a.order - b.order);
+    return details.map(({ order: _order, ...detail }) => detail);
+}
+/**
+ * `{frameworkId, gaps, summary}` exactly as the API returns it; summary counts equal the list. A gap has
+ * the spec's four members, then `assessment` only with `includeAssessment`.
+ */
+export function computeGaps(library, coverage, frameworkId, context = {}) {
+    const details = computeGapDetails(library, coverage, frameworkId, context);
+    const summary = { critical: 0, important: 0, minor: 0 };
+    const gaps = details.map(({ controlId, priority, assessment, status, recommendation }) => {
+        summary[priority] += 1;
+        return context.includeAssessment
+            ? { controlId, priority, status, recommendation, assessment }
+            : { controlId, priority, status, recommendation };
+    });
+    return { frameworkId, gaps, summary };
+}
+//# sourceMappingURL=gaps.js.map

@@ -1,0 +1,56 @@
+import { stringify } from 'csv-stringify/sync';
+import { evidenceReferenceLines } from './soa-view.js';
+/**
+ * One row per control. The header facts (org, generation time, score, snapshot) repeat on every row,
+ * so the file stays one rectangular table that any CSV reader loads as is.
+ */
+export const SOA_CSV_COLUMNS = [
+    'controlId',
+    'domain',
+    'domainTitle',
+    'title',
+    'applicable',
+    'justification',
+    'status',
+    'evidenceReferences',
+    'evidenceCount',
+    'reviewer',
+    'lastUpdate',
+    'orgId',
+    'orgName',
+    'generatedAt',
+    'score',
+    'snapshotId',
+    'snapshotLabel',
+];
+// Spreadsheets evaluate a cell that starts with one of these (the full-width forms included) as a formula,
+// also after leading blanks or line breaks, which they skip.
+const FORMULA_START = /^[\s\u00A0\u3000]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|^[\t\r]/;
+/** Neutralises spreadsheet formulas: a leading `'` makes the cell plain text. */
+export function guardCsvCell(value) {
+    return FORMULA_START.test(value) ? `'${value}` : value;
+}
+/** RFC 4180: CRLF line ends, fields with commas, quotes or line breaks quoted, quotes doubled. */
+export function renderSoaCsv(view) {
+    const records = view.rows.map((row) => [
+        row.controlId,
+        row.domain,
+        row.domainTitle,
+        row.title,
+        String(row.applicable),
+        row.justification ?? '',
+        row.status,
+        evidenceReferenceLines(row).join('; '),
+        String(row.evidenceCount),
+        row.reviewer ?? '',
+        row.updatedAt,
+        view.orgId,
+        view.orgName,
+        view.generatedAt,
+        view.score === null ? '' : view.score.toFixed(1),
+        view.snapshot?.snapshotId ?? '',
+        view.snapshot?.label ?? '',
+    ].map(guardCsvCell));
+    return stringify(records, { header: true, columns: [...SOA_CSV_COLUMNS], record_delimiter: 'windows' });
+}
+//# sourceMappingURL=soa-csv.renderer.js.map

@@ -1,0 +1,20 @@
+/**
+ * Listens on a Redis channel for invalidations other daemon instances publish. A dedicated connection
+ * (subscribing blocks it for anything else) that retries for ever; when it comes back after Redis was away,
+ * `onReconnect` runs, since messages may have been missed meanwhile. Resolves once subscribed (or once the
+ * subscription failed: the caches' own bounds then take over).
+ */
+export function listenForInvalidations(redis, channel, handlers) {
+    const subscriber = redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
+    subscriber.on('error', () => { });
+    let connectedBefore = false;
+    subscriber.on('ready', () => {
+        if (connectedBefore)
+            handlers.onReconnect();
+        connectedBefore = true;
+    });
+    subscriber.on('message', (_channel, message) => handlers.onMessage(message));
+    const subscribed = subscriber.subscribe(channel).then(() => undefined, () => undefined);
+    return { subscriber, subscribed };
+}
+//# sourceMappingURL=invalidation-channel.js.map

@@ -1,0 +1,86 @@
+import { isSerializationFailure } from '../db/transient.js';
+import { AppError, conflict, envelope } from '../errors.js';
+import { dependencyUnavailable, failedDependency, RETRY_AFTER_SECONDS } from '../unavailable.js';
+/** Names the offending field of an Ajv issue: `body.title`, `querystring.limit`. */
+function fieldOf(context, issue) {
+    const missing = issue.params?.missingProperty ?? issue.params?.additionalProperty;
+    const segments = (issue.instancePath ?? '').split('/').filter(Boolean);
+    if (typeof missing === 'string')
+        segments.push(missing);
+    return [context ?? 'request', ...segments].join('.');
+}
+function validationDetails(error) {
+    const fields = (error.validation ?? []).map((issue) => ({
+        field: fieldOf(error.validationContext, issue),
+        message: issue.message ?? 'is invalid',
+    }));
+    return { fields };
+}
+/** Bad JSON, empty or oversized bodies, unsupported media types, unreadable URLs: all malformed input. */
+const malformed = (error) => envelope('BAD_REQUEST', error.message, { reason: error.code ?? 'invalid' });
+/**
+ * Fastify's `frameworkErrors`: what its router refuses before any route runs (a path that is not valid
+ * percent-encoded UTF-8, a path parameter over `maxParamLength`) is malformed input too, so 400, not 414.
+ */
+export function renderFrameworkError(error, _request, reply) {
+    reply.status(400).send(malformed(error));
+}
+/**
+ * One renderer for every error: the contract's envelope, 400 for anything malformed (including the
+ * framework's own body errors), and a masked 500 that carries the request id of its log line.
+ */
+export function registerErrorHandler(app) {
+    app.setErrorHandler((raw, request, reply) => {
+        // A dependency that is down (the database, Redis) is the client's cue to retry, not our fault.
+        const dependency = raw instanceof AppError ? null : failedDependency(raw);
+        // A transaction that lost to a concurrent one more often than it was retried: the client's cue to send
+        // the request again, and no outage.
+        const error = dependency
+            ? dependencyUnavailable(dependency)
+            : !(raw instanceof AppError) && isSerializationFailure(raw)
+                ? conflict('The request conflicted with concurrent changes; send it again', {
+                    reason: 'concurrent-update',
+                })
+                : raw;
+        if (error instanceof AppError) {
+            if (error.code === 'SERVICE_UNAVAILABLE') {
+                // One line per refusal, without a stack: an outage is not a bug, and must not flood the log.
+                request.log.warn({ code: error.code, ...error.details, cause: dependency ? raw.message : undefined }, error.message);
+                reply.header('retry-after', String(error.details.retryAfterSeconds ?? RETRY_AFTER_SECONDS));
+            }
+            else if (error.statusCode >= 500)
+                request.log.error({ err: error }, error.message);
+            reply.headers(error.headers);
+            return reply
+                .status(error.statusCode)
+                .send(envelope(error.code, error.message, error.code === 'SERVICE_UNAVAILABLE'
+                ? { retryAfterSeconds: RETRY_AFTER_SECONDS, ...error.details, requestId: request.id }
+                : error.statusCode >= 500
+                    ? { ...error.details, requestId: request.id }
+                    : error.details));
+        }
+        if (error.validation) {
+            const details = validationDetails(error);
+            const first = details.fields[0];
+            return reply
+                .status(400)
+                .send(envelope('BAD_REQUEST', first ? `${first.field} ${first.message}` : 'Invalid request', details));
+        }
+        if (error.statusCode === 429) {
+            return reply.status(429).send(envelope('RATE_LIMITED', 'Too many requests', {}));
+        }
+        const status = error.statusCode ?? 500;
+        if (status >= 400 && status < 500)
+            return reply.status(400).send(malformed(error));
+        request.log.error({ err: error }, 'unhandled error');
+        return reply
+            .status(500)
+            .send(envelope('INTERNAL_ERROR', 'Internal server error', { requestId: request.id }));
+    });
+    app.setNotFoundHandler((request, reply) => {
+        reply
+            .status(404)
+            .send(envelope('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} does not exist`, {}));
+    });
+}
+//# sourceMappingURL=error-handler.js.map

@@ -1,0 +1,38 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createMcpServer } from '../../mcp/server.js';
+/** The version the MCP server reports to clients. */
+const VERSION = '0.1.0';
+export function registerMcpCommand(program, cli) {
+    program
+        .command('mcp')
+        .description('Model Context Protocol server over stdio, for AI assistants and agents')
+        .option('--read-only', 'offer only the tools that read (the key’s scopes still decide on the daemon)')
+        .addHelpText('after', `
+Runs until its standard input closes, speaking MCP (JSON-RPC) on stdin/stdout; logs go to stderr.
+Every call goes to the daemon at COMPLY_URL with COMPLY_API_KEY, for the org of --org or COMPLY_ORG:
+the key's scopes bound what an agent may do (read for the read tools, write for record_* / add_evidence /
+create_snapshot, export for the SoA).
+
+An MCP client configuration (Claude Desktop, Cursor, VS Code, …):
+  {"mcpServers": {"comply": {"command": "/path/to/comply/bin/comply", "args": ["mcp"],
+    "env": {"COMPLY_URL": "http://127.0.0.1:8080", "COMPLY_API_KEY": "<key>", "COMPLY_ORG": "acme"}}}}`)
+        .action(async (options, command) => {
+        const orgId = cli.org(command);
+        // No spinner: stdout belongs to the protocol.
+        const client = cli.client(command, { progress: false });
+        if (!cli.apiKey(command)) {
+            process.stderr.write('comply mcp: no API key (COMPLY_API_KEY): every tool will answer 401\n');
+        }
+        const server = createMcpServer({ client, orgId, readOnly: options.readOnly, version: VERSION });
+        const transport = new StdioServerTransport();
+        const closed = new Promise((resolve) => {
+            transport.onclose = resolve;
+            process.stdin.once('end', resolve);
+        });
+        await server.connect(transport);
+        process.stderr.write(`comply mcp: serving ${orgId} from ${client.baseUrl}${options.readOnly ? ' (read-only)' : ''}\n`);
+        await closed;
+        await server.close();
+    });
+}
+//# sourceMappingURL=mcp.command.js.map

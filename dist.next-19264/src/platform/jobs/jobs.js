@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=jobs.js.map
