@@ -26,6 +26,7 @@ const READ_TOOLS = [
   'get_epoch',
   'list_snapshots',
   'export_soa_markdown',
+  'audit_log',
 ];
 const WRITE_TOOLS = [
   'record_requirement_status',
@@ -220,6 +221,19 @@ describe.each(dbKinds)('comply mcp on %s', { timeout: 120_000 }, (kind) => {
       levels: { L0: 1, L2: 0 },
       merkleRoot: epoch.merkleRoot,
     });
+
+    // The audit trail takes an owner, an auditor or a platform key.
+    const admin = await connect(ADMIN_KEY);
+    const audit = await tool(admin, 'audit_log', { resourceType: 'ai-system', verify: true });
+    expect(audit.isError, audit.content[0].text).toBeFalsy();
+    expect(audit.structuredContent).toMatchObject({
+      orgId: 'acme',
+      events: [{ action: 'ai-system.created', resource: { type: 'ai-system' } }],
+      nextCursor: null,
+      verification: { valid: true },
+    });
+    expect(audit.content[0].text).toContain('Hash chain intact');
+    expect((await tool(reader, 'audit_log')).isError).toBe(true);
   });
 
   it('returns API refusals and bad input as tool errors, and keeps serving', async () => {

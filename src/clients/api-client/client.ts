@@ -24,6 +24,11 @@ export interface ApiClientOptions {
   onUnauthorized?: () => void;
   /** Extra fetch options, e.g. `credentials: 'omit'` in the browser. */
   init?: Omit<RequestInit, 'method' | 'headers' | 'body'>;
+  /**
+   * Extra headers on every request, e.g. the CLI's stored session: `cookie` and the daemon's `origin`
+   * (the daemon refuses cookie-authenticated changes without it). The API key's header wins over these.
+   */
+  headers?: Record<string, string>;
 }
 
 const decoder = new TextDecoder();
@@ -64,6 +69,7 @@ export class ApiClient {
         ...this.options.init,
         method,
         headers: {
+          ...this.options.headers,
           ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}),
           ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
         },

@@ -2,6 +2,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { ApiClient } from '../api-client/client.js';
 import type { CliConfig } from './config.js';
 import { type Printable, print, withProgress } from './output.js';
+import { readSession, type StoredSession, sessionHeaders, sessionMatches } from './session.js';
 
 export class UsageError extends Error {}
 
@@ -10,10 +11,20 @@ export class CommandRefusedError extends Error {}
 
 /** What every command gets: the API client and the global options resolved against the environment. */
 export interface Cli {
-  /** The API client; `progress: false` keeps it silent on the terminal (stdout may belong to a protocol). */
-  client(command: Command, options?: { progress?: boolean }): ApiClient;
+  /**
+   * The API client, authenticated by the API key, else by the session `comply login` stored for this
+   * daemon. `progress: false` keeps it silent on the terminal (stdout may belong to a protocol);
+   * `anonymous: true` sends neither key nor session (signing in).
+   */
+  client(command: Command, options?: { progress?: boolean; anonymous?: boolean }): ApiClient;
+  /** `--url`, else COMPLY_URL. */
+  url(command: Command): string;
   /** `--api-key`, else COMPLY_API_KEY. */
   apiKey(command: Command): string | undefined;
+  /** The stored session requests to this daemon carry: none when a key is given (keys take precedence). */
+  session(command: Command): StoredSession | undefined;
+  /** Where `comply login` keeps the session. */
+  sessionFile: string;
   json(command: Command): boolean;
   /** Prints a command's result: the API's response with `--json`, else its text and table. */
   print(command: Command, result: Printable): Promise<void>;
@@ -32,16 +43,34 @@ interface GlobalOptions {
 
 export function createCli(config: CliConfig): Cli {
   const globals = (command: Command) => command.optsWithGlobals<GlobalOptions>();
+  const url = (command: Command) => globals(command).url ?? config.url;
+  const apiKey = (command: Command) => globals(command).apiKey ?? config.apiKey;
+  const session = (command: Command) => {
+    if (apiKey(command)) return undefined;
+    const stored = readSession(config.sessionFile);
+    return stored && sessionMatches(stored, url(command)) ? stored : undefined;
+  };
   return {
-    client: (command, { progress = true } = {}) =>
-      new ApiClient(
-        globals(command).url ?? config.url,
-        globals(command).apiKey ?? config.apiKey,
-        progress
+    client: (command, { progress = true, anonymous = false } = {}) => {
+      const signedIn = anonymous ? undefined : session(command);
+      return new ApiClient(url(command), anonymous ? undefined : apiKey(command), {
+        progress: progress
           ? (label, work) => withProgress({ json: Boolean(globals(command).json) }, label, work)
           : undefined,
-      ),
-    apiKey: (command) => globals(command).apiKey ?? config.apiKey,
+        headers: signedIn && sessionHeaders(signedIn),
+        onUnauthorized: signedIn
+          ? () =>
+              process.stderr.write(
+                `The daemon no longer accepts the session of ${signedIn.email} (${config.sessionFile}): ` +
+                  'sign in again with `comply login`.\n',
+              )
+          : undefined,
+      });
+    },
+    url,
+    apiKey,
+    session,
+    sessionFile: config.sessionFile,
     json: (command) => Boolean(globals(command).json),
     print: (command, result) => print({ json: Boolean(globals(command).json) }, result),
     optionalOrg: (command) => globals(command).org ?? config.org,
@@ -70,3 +99,19 @@ export const csv = (value: string) =>
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
+
+/**
+ * A date (`YYYY-MM-DD`, UTC) or an ISO date-time, as the ISO date-time the API takes. A bare date means its
+ * first instant for `start` bounds and its last for `end` bounds (an expiry, the end of a range).
+ */
+export const parseTimestamp =
+  (bound: 'start' | 'end') =>
+  (value: string): string => {
+    const date = /^\d{4}-\d{2}-\d{2}$/.test(value)
+      ? new Date(`${value}T${bound === 'start' ? '00:00:00.000' : '23:59:59.999'}Z`)
+      : new Date(value);
+    if (Number.isNaN(date.getTime())) {
+      throw new InvalidArgumentError('expected a date (YYYY-MM-DD) or an ISO date-time');
+    }
+    return date.toISOString();
+  };

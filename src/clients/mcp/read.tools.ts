@@ -11,6 +11,7 @@ import { score as formatScore } from '../api-client/format.js';
 import {
   aiSystemPath,
   attestationPath,
+  auditLogPath,
   ctePath,
   epochPath,
   exportPath,
@@ -22,6 +23,8 @@ import type {
   AiSystemList,
   AssessedGapReport,
   AttestationList,
+  AuditLog,
+  AuditVerification,
   ConflictList,
   Epoch,
   FrameworkCompliance,
@@ -628,6 +631,90 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
     run: async (args, context) => {
       const markdown = await soaMarkdown(context, args.snapshotId);
       return { data: { markdown, bytes: Buffer.byteLength(markdown) }, text: markdown };
+    },
+  });
+
+  defineTool(server, context, {
+    name: 'audit_log',
+    title: 'Audit trail: who changed what, and whether the log is intact',
+    description:
+      'The organization’s audit trail, newest first: every change by a person, an API key or comply itself (statuses, applicability, evidence, AI systems, snapshots, members, keys, …), each with its actor, action (e.g. requirement.updated), resource and each changed field before and after. Filter by time range, actor, action or resource type; page with nextCursor. With verify: true it also recomputes the hash chain of the whole log and says whether it is intact or which event is the first altered one. Needs an owner, an auditor or a platform key.',
+    annotations: READ,
+    input: {
+      from: z.string().optional().describe('Earliest event, ISO date-time, inclusive'),
+      to: z.string().optional().describe('Latest event, ISO date-time, inclusive'),
+      actorId: z.string().min(1).max(128).optional().describe('Only this actor: a userId or a keyId'),
+      action: z
+        .string()
+        .min(1)
+        .max(128)
+        .optional()
+        .describe('Only this action (member.created), or a family ending in a dot (member.)'),
+      resourceType: z
+        .string()
+        .min(1)
+        .max(64)
+        .optional()
+        .describe('Only this resource type: requirement, evidence, ai-system, snapshot, key, member, …'),
+      limit: z.number().int().min(1).max(500).default(50).describe('Events per page, 1–500 (default 50)'),
+      cursor: z.string().optional().describe('nextCursor of the previous page'),
+      verify: z.boolean().default(false).describe('Also check the hash chain of the whole log'),
+    },
+    output: {
+      orgId: z.string().nullable(),
+      events: z.array(
+        z.object({
+          seq: z.number().int(),
+          eventId: z.string(),
+          at: z.string(),
+          actor: z.object({ type: z.string(), id: z.string(), name: z.string() }),
+          action: z.string(),
+          resource: z.object({ type: z.string(), id: z.string() }),
+          changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })).optional(),
+        }),
+      ),
+      nextCursor: z.string().nullable(),
+      verification: z
+        .object({
+          valid: z.boolean(),
+          events: z.number().int().describe('Events checked'),
+          headHash: z.string().nullable(),
+          firstInvalid: z
+            .object({ seq: z.number().int(), eventId: z.string(), reason: z.string() })
+            .optional(),
+        })
+        .nullable()
+        .describe('With verify: whether the hash chain is intact; else null'),
+    },
+    run: async ({ verify, ...query }, { client, orgId }) => {
+      const [log, check] = await Promise.all([
+        client.get<AuditLog>(auditLogPath(orgId), query),
+        verify ? client.get<AuditVerification>(auditLogPath(orgId, '/verify')) : null,
+      ]);
+      const events = log.events.map((e) => ({
+        seq: e.seq,
+        eventId: e.eventId,
+        at: e.at,
+        actor: e.actor,
+        action: e.action,
+        resource: e.resource,
+        ...(e.changes ? { changes: e.changes } : {}),
+      }));
+      const verification = check && {
+        valid: check.valid,
+        events: check.events,
+        headHash: check.headHash,
+        ...(check.firstInvalid ? { firstInvalid: check.firstInvalid } : {}),
+      };
+      const chain = !verification
+        ? ''
+        : verification.valid
+          ? ` Hash chain intact over ${verification.events} event(s).`
+          : ` Hash chain BROKEN at seq ${verification.firstInvalid?.seq} (${verification.firstInvalid?.eventId}): ${verification.firstInvalid?.reason}.`;
+      return {
+        data: { orgId: log.orgId, events, nextCursor: log.nextCursor, verification },
+        text: `${events.length} event(s)${events.length ? `: ${events.map((e) => `#${e.seq} ${e.action} ${e.resource.type} ${e.resource.id} by ${e.actor.name}`).join('; ')}` : ''}${log.nextCursor ? '; more with nextCursor' : ''}.${chain}`,
+      };
     },
   });
 }

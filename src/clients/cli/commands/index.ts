@@ -3,6 +3,7 @@ import type { Cli } from '../cli.js';
 import { registerAssessCommand } from './assess.command.js';
 import { registerAttestCommand } from './attest.command.js';
 import { registerAttestationCommands } from './attestations.command.js';
+import { registerAuditLogCommand } from './audit-log.command.js';
 import { registerCheckCommand } from './check.command.js';
 import { registerConflictsCommand } from './conflicts.command.js';
 import { registerControlCommands } from './controls.command.js';
@@ -17,12 +18,14 @@ import { registerImportCommand } from './import.command.js';
 import { registerKeyCommands } from './keys.command.js';
 import { registerMappingCommands } from './mappings.command.js';
 import { registerMcpCommand } from './mcp.command.js';
+import { registerMemberCommands } from './members.command.js';
 import { registerOrgCommands } from './orgs.command.js';
 import { registerRequirementCommands } from './requirements.command.js';
 import { registerScoreCommand } from './score.command.js';
 import { registerSearchCommand } from './search.command.js';
 import { registerServeCommand } from './serve.command.js';
 import { registerSidecarCommands } from './sidecars.command.js';
+import { registerSignInCommands } from './sign-in.command.js';
 import { registerSimilarCommand } from './similar.command.js';
 import { registerSnapshotCommands } from './snapshot.command.js';
 import { registerSystemCommands } from './systems.command.js';
@@ -30,13 +33,16 @@ import { registerWorkerCommand } from './worker.command.js';
 
 /**
  * Every command of the CLI, registered here and only here, in the order `comply --help` lists them: the
- * daemon, access and orgs; the frameworks and the crosswalk's analyses; records, scores and snapshots;
+ * daemon, sign-in, access, people and orgs, the audit trail; the frameworks and the crosswalk's analyses; records, scores and snapshots;
  * AI systems, exports and attestations; the gate and the MCP server; the worker.
  */
 export function registerCommands(program: Command, cli: Cli): void {
   registerServeCommand(program);
+  registerSignInCommands(program, cli);
   registerKeyCommands(program, cli);
+  registerMemberCommands(program, cli);
   registerOrgCommands(program, cli);
+  registerAuditLogCommand(program, cli);
   registerControlCommands(program, cli);
   const frameworks = registerFrameworksCommand(program, cli);
   registerFrameworkStatusCommand(frameworks, cli);

@@ -27,8 +27,10 @@ An MCP client configuration (Claude Desktop, Cursor, VS Code, …):
       const orgId = cli.org(command);
       // No spinner: stdout belongs to the protocol.
       const client = cli.client(command, { progress: false });
-      if (!cli.apiKey(command)) {
-        process.stderr.write('comply mcp: no API key (COMPLY_API_KEY): every tool will answer 401\n');
+      if (!cli.apiKey(command) && !cli.session(command)) {
+        process.stderr.write(
+          'comply mcp: no API key (COMPLY_API_KEY) and no session (comply login): every tool will answer 401\n',
+        );
       }
       const server = createMcpServer({ client, orgId, readOnly: options.readOnly, version: VERSION });
       const transport = new StdioServerTransport();
