@@ -112,7 +112,7 @@ describe.each(dbKinds)('the audit trail (%s)', (kind) => {
       cursor = page.nextCursor;
     } while (cursor);
     expect(pages).toEqual(seqs);
-    const statuses = (await log('?action=requirement.updated&actorId=' + keyId)).events;
+    const statuses = (await log(`?action=requirement.updated&actorId=${keyId}`)).events;
     expect(
       statuses.map((event: { changes: { status: { to: string } } }) => event.changes.status.to).slice(0, 3),
     ).toEqual(['in_progress', 'implemented', 'in_progress']);

@@ -4,7 +4,13 @@
  * reported — bookkeeping and secrets (comma-separated), optionally a condition on the row (`$row.type <> 'x'`)].
  * Every migration that creates a table people or keys change adds its triggers with this.
  */
-export type AuditedTable = [table: string, resource: string, idColumns: string, ignored: string, when?: string];
+export type AuditedTable = [
+  table: string,
+  resource: string,
+  idColumns: string,
+  ignored: string,
+  when?: string,
+];
 
 /** Deferred constraint triggers: they run at commit, after every row lock, in commit order (see the migration). */
 export function auditTriggers([table, resource, idColumns, ignored, when]: AuditedTable): string[] {
