@@ -19,6 +19,8 @@ const FEATURE_ORDER = [
   'scores',
   'compliance',
   'requirements',
+  'risks',
+  'impact-assessments',
   'exports',
   'health',
   'console',
