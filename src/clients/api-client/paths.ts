@@ -41,6 +41,10 @@ export const epochPath = (orgId: string, epochId: string) =>
 export const aiSystemPath = (orgId: string, systemId?: string) =>
   orgPath(orgId, `/ai-systems${optional(systemId)}`);
 
+/** The risk register: `/orgs/{orgId}/risks[/{riskId}]`, plus `/summary` or `/acceptance`. */
+export const riskPath = (orgId: string, riskId?: string, suffix = '') =>
+  orgPath(orgId, `/risks${optional(riskId)}${suffix}`);
+
 export const apiKeyPath = (orgId: string, keyId?: string) => orgPath(orgId, `/keys${optional(keyId)}`);
 
 export const memberPath = (orgId: string, userId?: string) => orgPath(orgId, `/members${optional(userId)}`);

@@ -62,6 +62,13 @@ import type {
   RequirementListSchema,
 } from '../../features/requirements/requirements.schemas.js';
 import type {
+  AcceptanceSchema,
+  RiskCriteriaSchema,
+  RiskListSchema,
+  RiskSchema,
+  RiskSummarySchema,
+} from '../../features/risks/risks.schemas.js';
+import type {
   DomainScoreSchema,
   HistoryPointSchema,
   HistorySchema,
@@ -145,6 +152,12 @@ export type RequirementList = Static<typeof RequirementListSchema>;
 export type Requirement = Static<typeof RequirementItemSchema>;
 export type RequirementEvidence = Static<typeof RequirementEvidenceSchema>;
 export type RequirementEvidenceList = Static<typeof RequirementEvidenceListSchema>;
+
+export type RiskCriteria = Static<typeof RiskCriteriaSchema>;
+export type Risk = Static<typeof RiskSchema>;
+export type RiskList = Static<typeof RiskListSchema>;
+export type RiskSummary = Static<typeof RiskSummarySchema>;
+export type RiskAcceptance = Static<typeof AcceptanceSchema>;
 
 export type SidecarKey = Static<typeof SidecarKeySchema>;
 export type SidecarKeyList = Static<typeof SidecarKeyListSchema>;

@@ -21,6 +21,7 @@ import { registerMcpCommand } from './mcp.command.js';
 import { registerMemberCommands } from './members.command.js';
 import { registerOrgCommands } from './orgs.command.js';
 import { registerRequirementCommands } from './requirements.command.js';
+import { registerRiskCommands } from './risks.command.js';
 import { registerScoreCommand } from './score.command.js';
 import { registerSearchCommand } from './search.command.js';
 import { registerServeCommand } from './serve.command.js';
@@ -34,7 +35,7 @@ import { registerWorkerCommand } from './worker.command.js';
 /**
  * Every command of the CLI, registered here and only here, in the order `comply --help` lists them: the
  * daemon, sign-in, access, people and orgs, the audit trail; the frameworks and the crosswalk's analyses; records, scores and snapshots;
- * AI systems, exports and attestations; the gate and the MCP server; the worker.
+ * AI systems and their risks, exports and attestations; the gate and the MCP server; the worker.
  */
 export function registerCommands(program: Command, cli: Cli): void {
   registerServeCommand(program);
@@ -60,6 +61,7 @@ export function registerCommands(program: Command, cli: Cli): void {
   registerHistoryCommand(program, cli);
   registerSnapshotCommands(program, cli);
   registerSystemCommands(program, cli);
+  registerRiskCommands(program, cli);
   registerExportCommands(program, cli);
   registerSidecarCommands(program, cli);
   registerAttestationCommands(program, cli);
