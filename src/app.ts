@@ -11,7 +11,8 @@ import type { AppContext } from './context.js';
 import { AiSystemDirectory } from './features/ai-systems/ai-systems.directory.js';
 import { aiSystemRoutes } from './features/ai-systems/ai-systems.routes.js';
 import { attestationRoutes } from './features/attestations/attestations.routes.js';
-import { auditRoutes, platformAuditRoutes } from './features/audit/audit.routes.js';
+import { auditTrailRoutes, platformAuditTrailRoutes } from './features/audit-trail/audit-trail.routes.js';
+import { auditRoutes } from './features/audits/audits.routes.js';
 import { registerAuth } from './features/auth/auth.plugin.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { AuthFailureLimiter } from './features/auth/auth-failures.js';
@@ -215,7 +216,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     async function apiRoutes(api) {
       await api.register(orgRoutes, { ctx });
       await api.register(authRoutes, { ctx });
-      await api.register(platformAuditRoutes, { ctx });
+      await api.register(platformAuditTrailRoutes, { ctx });
       await api.register(controlLibraryRoutes, { ctx });
       // Every route that names an org, in one subtree: the org must exist, and a write drops the org's
       // cached reads.
@@ -224,7 +225,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           await org.register(orgSummaryRoutes, { ctx });
           await org.register(keyRoutes, { ctx });
           await org.register(memberRoutes, { ctx });
-          await org.register(auditRoutes, { ctx });
+          await org.register(auditTrailRoutes, { ctx });
           await org.register(controlRoutes, { ctx });
           await org.register(requirementRoutes, { ctx });
           await org.register(evidenceRoutes, { ctx });
@@ -234,6 +235,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           await org.register(sidecarKeyRoutes, { ctx });
           await org.register(attestationRoutes, { ctx });
           await org.register(riskRoutes, { ctx });
+          await org.register(auditRoutes, { ctx });
           await org.register(exportRoutes, { ctx });
         }),
         { ctx },

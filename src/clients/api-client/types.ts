@@ -9,7 +9,7 @@ import type {
   AuditEventSchema,
   AuditLogSchema,
   AuditVerificationSchema,
-} from '../../features/audit/audit.schemas.js';
+} from '../../features/audit-trail/audit-trail.schemas.js';
 import type { CreatedKeySchema, KeyListSchema, KeySchema } from '../../features/auth/keys.schemas.js';
 import type { MeSchema, SignedInSchema, SsoConfigSchema } from '../../features/auth/sessions.schemas.js';
 import type {
