@@ -24,6 +24,10 @@ import { cteRoutes } from './features/cte/cte.routes.js';
 import { evidenceRoutes, expiringEvidenceRoutes } from './features/evidence/evidence.routes.js';
 import { exportRoutes } from './features/exports/export.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
+import {
+  impactAssessmentRoutes,
+  impactAssessmentTemplateRoutes,
+} from './features/impact-assessments/impact-assessments.routes.js';
 import { memberRoutes } from './features/members/members.routes.js';
 import { orgScope } from './features/orgs/org-scope.js';
 import { orgRoutes, orgSummaryRoutes } from './features/orgs/orgs.routes.js';
@@ -216,6 +220,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(authRoutes, { ctx });
       await api.register(platformAuditRoutes, { ctx });
       await api.register(controlLibraryRoutes, { ctx });
+      await api.register(impactAssessmentTemplateRoutes, { ctx });
       // Every route that names an org, in one subtree: the org must exist, and a write drops the org's
       // cached reads.
       await api.register(
@@ -230,6 +235,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           await org.register(expiringEvidenceRoutes, { ctx });
           await org.register(complianceRoutes, { ctx });
           await org.register(aiSystemRoutes, { ctx });
+          await org.register(impactAssessmentRoutes, { ctx });
           await org.register(sidecarKeyRoutes, { ctx });
           await org.register(attestationRoutes, { ctx });
           await org.register(exportRoutes, { ctx });
