@@ -56,6 +56,8 @@ describe.each(dbKinds)('malformed input on %s', (kind) => {
     ['GET', `${ORG}/controls/%00`, undefined, 'params.controlId'],
     ['GET', `${ORG}/compliance/snapshots/%00`, undefined, 'params.snapshotId'],
     ['GET', `${ORG}/ai-systems/%00`, undefined, 'params.systemId'],
+    ['GET', `${ORG}/impact-assessments/%00`, undefined, 'params.assessmentId'],
+    ['PUT', `${ORG}/impact-assessments/ia-none`, { answers: { purposes: `a${NUL}` } }, 'body.answers.purposes'],
     ['GET', `${ORG}/controls/A.2.2/evidence/%00`, undefined, 'params.evidenceId'],
     ['GET', `${ORG}/export/soa?snapshotId=%00`, undefined, 'querystring.snapshotId'],
   ] as const)('refuses NUL: %s %s %j', async (method, url, body, field) => {
@@ -167,6 +169,8 @@ describe.each(dbKinds)('malformed input on %s', (kind) => {
       attestationId: 'att-none',
       edgeId: 'edge-none',
       userId: 'usr-none',
+      assessmentId: 'ia-none',
+      templateId: 'gdpr-dpia',
     };
     const urlOf = (path: string) =>
       path.replace(/\{(\w+)\}/g, (_, name: string) => {
