@@ -59,6 +59,17 @@ export type ActorType = (typeof ACTOR_TYPES)[number];
 /** The EU AI Act's risk tiers and the lifecycle stages an AI system moves through. */
 export const RISK_LEVELS = ['minimal', 'limited', 'high', 'unacceptable'] as const;
 export type RiskLevel = (typeof RISK_LEVELS)[number];
+
+/** An AI risk's level in the register, from its score (likelihood × impact) through the org's criteria. */
+export const RISK_SCORE_LEVELS = ['low', 'medium', 'high', 'critical'] as const;
+export type RiskScoreLevel = (typeof RISK_SCORE_LEVELS)[number];
+export const TREATMENT_OPTIONS = ['mitigate', 'avoid', 'transfer', 'accept'] as const;
+export type TreatmentOption = (typeof TREATMENT_OPTIONS)[number];
+/** A risk's state: derived from its treatment, the records it lists and its acceptance; never written. */
+export const RISK_STATES = ['open', 'treating', 'treated', 'accepted', 'needs_acceptance'] as const;
+export type RiskState = (typeof RISK_STATES)[number];
+export const ACCEPTANCE_STATES = ['valid', 'stale', 'expired'] as const;
+export type AcceptanceState = (typeof ACCEPTANCE_STATES)[number];
 export const LIFECYCLE_STAGES = ['design', 'development', 'validation', 'deployed', 'retired'] as const;
 
 /** The periods a score history is measured in. */

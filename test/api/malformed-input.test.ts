@@ -169,6 +169,7 @@ describe.each(dbKinds)('malformed input on %s', (kind) => {
       attestationId: 'att-none',
       edgeId: 'edge-none',
       userId: 'usr-none',
+      riskId: 'risk-none',
       assessmentId: 'ia-none',
       templateId: 'gdpr-dpia',
     };
@@ -245,6 +246,7 @@ describe.each(dbKinds)('malformed input on %s', (kind) => {
       'POST /api/v1/orgs/{orgId}/attestations': () => attestation({ level: 'L0', systemId: 'sweep' }),
       'POST /api/v1/orgs/{orgId}/members': () => ({ email: 'a@example.com', name: 'A', role: 'auditor' }),
       'PUT /api/v1/orgs/{orgId}/members/{userId}': () => ({ role: 'auditor' }),
+      'POST /api/v1/orgs/{orgId}/risks/{riskId}/acceptance': () => ({ justification: 'j' }),
     };
 
     it('answers far dates in every date member of a body with a response, not a 500', async () => {

@@ -119,6 +119,32 @@ describe.each(dbKinds)('the audit trail (%s)', (kind) => {
     expect((await log('?action=member.')).events.length).toBeGreaterThanOrEqual(2);
   });
 
+  it('keeps one gapless chain under concurrent writers', async () => {
+    // Every control not started yet (over thirty): each write is a change.
+    const controls = (
+      await t.request({ method: 'GET', url: '/api/v1/orgs/acme/controls?status=not_started' })
+    )
+      .json()
+      .controls.map((control: { controlId: string }) => control.controlId);
+    const before = (await log()).events[0].seq;
+    expect(controls.length).toBeGreaterThan(30);
+    const responses = await Promise.all(
+      controls.map((controlId: string) =>
+        t.request({
+          method: 'PUT',
+          url: `/api/v1/orgs/acme/controls/${controlId}/status`,
+          key,
+          body: { status: 'in_progress', reviewer: 'r' },
+        }),
+      ),
+    );
+    expect(responses.map((response) => response.statusCode)).toEqual(controls.map(() => 200));
+    const after = (await log('?limit=500')).events;
+    expect(after[0].seq).toBe(before + controls.length);
+    const verified = (await t.request({ method: 'GET', url: '/api/v1/orgs/acme/audit-log/verify' })).json();
+    expect(verified).toMatchObject({ valid: true, events: after[0].seq });
+  });
+
   it('logs nothing for a refused change', async () => {
     const before = (await log()).events[0].seq;
     const refused = await t.request({

@@ -122,8 +122,11 @@ export class Migration20261128000200People extends Migration {
         v_event jsonb;
         v_hash text;
       begin
-        insert into audit_heads (chain, seq, hash) values (p_chain, 0, repeat('0', 64)) on conflict (chain) do nothing;
-        update audit_heads set seq = seq + 1 where chain = p_chain returning seq, hash into v_seq, v_prev;
+        select seq + 1, hash into v_seq, v_prev from audit_heads where chain = p_chain for update;
+        if not found then
+          insert into audit_heads (chain, seq, hash) values (p_chain, 0, repeat('0', 64)) on conflict (chain) do nothing;
+          select seq + 1, hash into v_seq, v_prev from audit_heads where chain = p_chain for update;
+        end if;
         -- After the head's lock: events of one chain carry times in the order they are appended.
         v_at := date_trunc('milliseconds', clock_timestamp());
         v_event := jsonb_build_object(
@@ -140,7 +143,7 @@ export class Migration20261128000200People extends Migration {
                                   request_id, prev_hash, hash)
           values (p_chain, v_seq, v_event_id, v_at, p_actor, p_action, p_resource_type, p_resource_id, p_changes,
                   p_request_id, v_prev, v_hash);
-        update audit_heads set hash = v_hash where chain = p_chain;
+        update audit_heads set seq = v_seq, hash = v_hash where chain = p_chain;
       end $$`);
 
     // TG_ARGV: the resource type; the columns naming the resource, comma-separated; LIKE patterns of columns
