@@ -576,16 +576,54 @@ describe.each(dbKinds)('impact assessments on %s', (kind) => {
       expect((await get(`${ORG}/audit-log/verify`)).valid).toBe(true);
     });
 
-    // TODO(risks): enable once the risks table is on this branch (the risks feature's migration).
-    it.skip('refuses an impact naming a risk the org does not have, with 400 naming it', async () => {
+    it("links an impact to a risk of the org's register, and refuses a risk it does not have with 400 naming it", async () => {
       const draft = (await start(await createSystem('Risky'), 'iso-42001-aiia')).json();
+      const risk = await t.request({
+        method: 'POST',
+        url: `${ORG}/risks`,
+        body: { title: 'Applicants treated unequally', likelihood: 3, impact: 4 },
+      });
+      expect(risk.statusCode, risk.body).toBe(201);
+      const { riskId } = risk.json();
+      const impact = {
+        affected: 'individuals',
+        description: 'Unequal treatment',
+        likelihood: 2,
+        severity: 2,
+      };
+      const linked = await put(draft.assessmentId, { impacts: [{ ...impact, riskId }] });
+      expect(linked.statusCode, linked.body).toBe(200);
+      expect(linked.json().impacts).toEqual([{ ...impact, riskId }]);
       const res = await put(draft.assessmentId, {
         impacts: [
-          { affected: 'individuals', description: 'x', likelihood: 2, severity: 2, riskId: 'risk-none' },
+          { ...impact, riskId },
+          { ...impact, riskId: 'risk-none' },
         ],
       });
       expect(res.statusCode).toBe(400);
-      expect(res.json().error.details.fields[0].field).toBe('body.impacts.0.riskId');
+      expect(res.json().error.details).toMatchObject({
+        fields: [{ field: 'body.impacts.1.riskId' }],
+        riskIds: ['risk-none'],
+      });
+      const other = await t.request({
+        method: 'POST',
+        url: '/api/v1/orgs',
+        body: { orgId: 'other', name: 'Other' },
+      });
+      expect(other.statusCode, other.body).toBe(201);
+      const foreign = await t.request({
+        method: 'POST',
+        url: '/api/v1/orgs/other/risks',
+        body: { title: 'Elsewhere', likelihood: 1, impact: 1 },
+      });
+      expect(foreign.statusCode, foreign.body).toBe(201);
+      const elsewhere = await put(draft.assessmentId, {
+        impacts: [{ ...impact, riskId: foreign.json().riskId }],
+      });
+      expect(elsewhere.statusCode).toBe(400);
+      expect((await get(`${ORG}/impact-assessments/${draft.assessmentId}`)).impacts).toEqual([
+        { ...impact, riskId },
+      ]);
     });
   });
 });

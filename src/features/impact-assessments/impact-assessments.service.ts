@@ -16,6 +16,7 @@ import { contentHashOf } from '../../shared/content-hash.js';
 import { getAiSystem } from '../ai-systems/ai-systems.service.js';
 import type { Actor } from '../auth/scopes.js';
 import { addEvidence } from '../evidence/evidence.service.js';
+import { selectRisk } from '../risks/risks.store.js';
 import type {
   AssessmentListQuery,
   AssessmentSchema,
@@ -246,15 +247,21 @@ function checkAnswers(template: Template, answers: Record<string, Answer | null>
   }
 }
 
-/**
- * Refuses an impact naming a risk the org does not have.
- *
- * TODO(risks): the `risks` table arrives with the risks feature (Migration20261128000300/400). Once it is on
- * this branch, look the ids up in its store and refuse the unknown ones with 400 naming them
- * (`body.impacts.<n>.riskId`); until then a riskId is kept as given. test/impact-assessments has the skipped
- * test that states the rule.
- */
-async function checkRiskIds(_em: Em, _orgId: string, _impacts: Impact[]): Promise<void> {}
+/** Refuses, naming each, the impacts that name a risk the org's register does not hold. */
+async function checkRiskIds(em: Em, orgId: string, impacts: Impact[]): Promise<void> {
+  const known = new Map<string, boolean>();
+  const problems: { field: string; message: string }[] = [];
+  for (const [index, { riskId }] of impacts.entries()) {
+    if (riskId === undefined) continue;
+    if (!known.has(riskId)) known.set(riskId, (await selectRisk(em, orgId, riskId)) !== null);
+    if (!known.get(riskId))
+      problems.push({ field: `body.impacts.${index}.riskId`, message: 'names no risk of the org' });
+  }
+  if (problems.length) {
+    const unknown = [...known].filter(([, exists]) => !exists).map(([riskId]) => riskId);
+    throw badRequest(`Unknown risk(s): ${unknown.join(', ')}`, { fields: problems, riskIds: unknown });
+  }
+}
 
 /** Merges the answers given (null removes one) and replaces the impacts, while the assessment is a draft. */
 export async function updateAssessment(
