@@ -57,7 +57,12 @@ describe.each(dbKinds)('malformed input on %s', (kind) => {
     ['GET', `${ORG}/compliance/snapshots/%00`, undefined, 'params.snapshotId'],
     ['GET', `${ORG}/ai-systems/%00`, undefined, 'params.systemId'],
     ['GET', `${ORG}/impact-assessments/%00`, undefined, 'params.assessmentId'],
-    ['PUT', `${ORG}/impact-assessments/ia-none`, { answers: { purposes: `a${NUL}` } }, 'body.answers.purposes'],
+    [
+      'PUT',
+      `${ORG}/impact-assessments/ia-none`,
+      { answers: { purposes: `a${NUL}` } },
+      'body.answers.purposes',
+    ],
     ['GET', `${ORG}/controls/A.2.2/evidence/%00`, undefined, 'params.evidenceId'],
     ['GET', `${ORG}/export/soa?snapshotId=%00`, undefined, 'querystring.snapshotId'],
   ] as const)('refuses NUL: %s %s %j', async (method, url, body, field) => {
