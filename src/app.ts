@@ -25,6 +25,10 @@ import { cteRoutes } from './features/cte/cte.routes.js';
 import { evidenceRoutes, expiringEvidenceRoutes } from './features/evidence/evidence.routes.js';
 import { exportRoutes } from './features/exports/export.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
+import {
+  impactAssessmentRoutes,
+  impactAssessmentTemplateRoutes,
+} from './features/impact-assessments/impact-assessments.routes.js';
 import { memberRoutes } from './features/members/members.routes.js';
 import { orgScope } from './features/orgs/org-scope.js';
 import { orgRoutes, orgSummaryRoutes } from './features/orgs/orgs.routes.js';
@@ -218,6 +222,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(authRoutes, { ctx });
       await api.register(platformAuditTrailRoutes, { ctx });
       await api.register(controlLibraryRoutes, { ctx });
+      await api.register(impactAssessmentTemplateRoutes, { ctx });
       // Every route that names an org, in one subtree: the org must exist, and a write drops the org's
       // cached reads.
       await api.register(
@@ -232,6 +237,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           await org.register(expiringEvidenceRoutes, { ctx });
           await org.register(complianceRoutes, { ctx });
           await org.register(aiSystemRoutes, { ctx });
+          await org.register(impactAssessmentRoutes, { ctx });
           await org.register(sidecarKeyRoutes, { ctx });
           await org.register(attestationRoutes, { ctx });
           await org.register(riskRoutes, { ctx });
