@@ -41,13 +41,13 @@ function risksCell(row: SoaRow): string {
 
 const COLUMNS: { header: string; width: number; cell: (row: SoaRow) => string }[] = [
   { header: 'Control', width: 48, cell: (row) => row.controlId },
-  { header: 'Domain', width: 68, cell: (row) => `${row.domain} ${row.domainTitle}` },
+  { header: 'Domain', width: 62, cell: (row) => `${row.domain} ${row.domainTitle}` },
   { header: 'Title', width: 96, cell: (row) => row.title },
   { header: 'Applicable', width: 48, cell: (row) => (row.applicable ? 'Yes' : 'No') },
-  { header: 'Justification', width: 116, cell: justificationText },
+  { header: 'Justification', width: 130, cell: justificationText },
   { header: 'Risks', width: 90, cell: risksCell },
   { header: 'Status', width: 54, cell: statusText },
-  { header: 'Evidence', width: 128, cell: (row) => evidenceReferenceLines(row, EVIDENCE_LINES).join('\n') },
+  { header: 'Evidence', width: 120, cell: (row) => evidenceReferenceLines(row, EVIDENCE_LINES).join('\n') },
   { header: 'Reviewer', width: 58, cell: (row) => row.reviewer ?? '' },
   { header: 'Last update', width: 55, cell: (row) => dateTimeText(row.updatedAt) },
 ];
