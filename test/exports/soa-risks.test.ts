@@ -50,11 +50,35 @@ async function pdfText(body: Buffer): Promise<string> {
   }
 }
 
+type Template = {
+  templateId: string;
+  sections: { questions: { questionId: string; kind: string; options?: string[] }[] }[];
+};
+
+/** An answer that fits each question of the template. */
+function answersTo(template: Template): Record<string, unknown> {
+  const answers: Record<string, unknown> = {};
+  for (const question of template.sections.flatMap((section) => section.questions)) {
+    const options = question.options ?? [];
+    answers[question.questionId] =
+      question.kind === 'text'
+        ? `Our answer to ${question.questionId}`
+        : question.kind === 'choice'
+          ? options[0]
+          : question.kind === 'multi'
+            ? options.slice(0, 1)
+            : 1;
+  }
+  return answers;
+}
+
 describe.each(dbKinds)('the Statement of Applicability computed from risk treatment (%s)', (kind) => {
   let t: TestApp;
   let approver: string;
   let systemId: string;
   let retiredId: string;
+  let loanId: string;
+  let assessmentId: string;
   /** Risk ids by name. */
   const risks: Record<string, string> = {};
 
@@ -94,6 +118,36 @@ describe.each(dbKinds)('the Statement of Applicability computed from risk treatm
       .systemId;
     retiredId = (await system({ name: 'Old scorer', riskLevel: 'high', lifecycleStage: 'retired' })).json()
       .systemId;
+    loanId = (await system({ name: 'Loan scorer', riskLevel: 'high', lifecycleStage: 'validation' })).json()
+      .systemId;
+
+    // The CV screener's impact assessment, approved by a second person, then its purpose changes.
+    assessmentId = (
+      await ok(
+        {
+          method: 'POST',
+          url: `${ORG}/ai-systems/${systemId}/impact-assessments`,
+          body: { templateId: 'iso-42001-aiia' },
+        },
+        201,
+      )
+    ).json().assessmentId;
+    const templates = (await ok({ method: 'GET', url: '/api/v1/impact-assessment-templates' })).json()
+      .templates;
+    await ok({
+      method: 'PUT',
+      url: `${ORG}/impact-assessments/${assessmentId}`,
+      body: { answers: answersTo(templates.find((tpl: Template) => tpl.templateId === 'iso-42001-aiia')) },
+    });
+    await ok({ method: 'POST', url: `${ORG}/impact-assessments/${assessmentId}/submit` });
+    await ok({
+      method: 'POST',
+      url: `${ORG}/impact-assessments/${assessmentId}/approve`,
+      key: null,
+      headers: { cookie: approver, origin: ORIGIN },
+    });
+    expect((await checksOf()).filter((check) => check.systemId === systemId)).toEqual([]);
+    await ok({ method: 'PUT', url: `${ORG}/ai-systems/${systemId}`, body: { purpose: 'Ranks and rejects' } });
 
     // A.10.4 does not apply; A.7.4 applies with the officer's own justification.
     await ok({
@@ -212,6 +266,28 @@ describe.each(dbKinds)('the Statement of Applicability computed from risk treatm
       ]);
     });
 
+    it('flags a high-risk system without an approved impact assessment, and an assessment due, from the records', () => {
+      const bySystem = (id: string) => checks.filter((check) => check.systemId === id);
+      expect(bySystem(loanId)).toEqual([
+        {
+          kind: 'system_without_impact_assessment',
+          severity: 'high',
+          message: `High-risk AI system "Loan scorer" (${loanId}) has no approved impact assessment`,
+          systemId: loanId,
+        },
+      ]);
+      expect(bySystem(systemId)).toEqual([
+        {
+          kind: 'assessment_due',
+          severity: 'medium',
+          message: expect.stringContaining('purpose has changed'),
+          systemId,
+          assessmentId,
+        },
+      ]);
+      expect(bySystem(retiredId)).toEqual([]);
+    });
+
     it('lists the most severe first, and nothing for a clean org', async () => {
       const severities = checks.map((check) => check.severity);
       expect(severities).toEqual(
@@ -227,6 +303,8 @@ describe.each(dbKinds)('the Statement of Applicability computed from risk treatm
           'stale_acceptance',
           'expired_acceptance',
           'treatment_overdue',
+          'system_without_impact_assessment',
+          'assessment_due',
         ]),
       );
       await t.createOrg('clean');
@@ -457,38 +535,32 @@ describe.each(dbKinds)('the Statement of Applicability computed from risk treatm
   });
 
   describe('impact assessment checks', () => {
-    it('flags a high-risk system without an approved assessment and an assessment due, not a retired system', async () => {
+    it('count only an approved assessment, and leave both kinds out when no assessments were read', async () => {
       const systems = (await ok({ method: 'GET', url: `${ORG}/ai-systems` })).json().systems;
-      expect(systems.map((s: { systemId: string }) => s.systemId)).toEqual(
-        expect.arrayContaining([systemId, retiredId]),
-      );
-      expect(impactAssessmentChecks(systems, [])).toEqual([
-        {
-          kind: 'system_without_impact_assessment',
-          severity: 'high',
-          message: `High-risk AI system "CV screener" (${systemId}) has no approved impact assessment`,
-          systemId,
-        },
+      const cv = systems.filter((s: { systemId: string }) => s.systemId === systemId);
+      expect(impactAssessmentChecks(cv, []).map((check) => check.kind)).toEqual([
+        'system_without_impact_assessment',
       ]);
       const draft = { assessmentId: 'ia-1', systemId, state: 'draft', reassessment: null };
-      expect(impactAssessmentChecks(systems, [draft])).toHaveLength(1);
+      expect(impactAssessmentChecks(cv, [draft]).map((check) => check.kind)).toEqual([
+        'system_without_impact_assessment',
+      ]);
       const due = {
         assessmentId: 'ia-2',
         systemId,
         state: 'approved',
-        reassessment: { due: true, reasons: ['riskLevel changed'] },
+        reassessment: { due: true, reasons: ['The review was due'] },
       };
-      expect(impactAssessmentChecks(systems, [draft, due])).toEqual([
+      expect(impactAssessmentChecks(cv, [draft, due])).toEqual([
         {
           kind: 'assessment_due',
           severity: 'medium',
-          message: expect.stringContaining('riskLevel changed'),
+          message: `The impact assessment ia-2 of AI system "CV screener" (${systemId}) is due for reassessment: The review was due`,
           systemId,
           assessmentId: 'ia-2',
         },
       ]);
-      // Without assessments read, the two kinds are left out; with them, they join the sorted list.
-      const input = { controls: [], risks: [], aiSystems: systems };
+      const input = { controls: [], risks: [], aiSystems: cv };
       expect(soaChecks(input)).toEqual([]);
       expect(soaChecks({ ...input, assessments: [due] }).map((check) => check.kind)).toEqual([
         'assessment_due',

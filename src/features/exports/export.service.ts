@@ -11,6 +11,7 @@ import { controlJudgement, controlLibrary, withLibraryControls } from '../contro
 import type { Framework } from '../cte/framework.types.js';
 import { currentLibrary, requireFramework } from '../cte/library.service.js';
 import { selectRecordEvidence, selectRequirementsWithEvidence } from '../evidence/evidence.store.js';
+import { listAssessments } from '../impact-assessments/impact-assessments.service.js';
 import { listRequirements } from '../requirements/requirements.service.js';
 import { type RiskView, registerOf } from '../risks/risks.service.js';
 import { scoreHistory } from '../scores/history.service.js';
@@ -137,12 +138,31 @@ async function readRisks(tx: Em, orgId: string): Promise<ExportRisk[]> {
   return (await registerOf(tx, orgId)).risks.map(exportRisk);
 }
 
+/** Assessments read per page for the checks (the list's largest page). */
+const ASSESSMENT_PAGE = 200;
+
 /**
- * The org's AI system impact assessments, for the checks. Undefined until the impact assessments are part
- * of comply: `soaChecks` then leaves their two checks out.
+ * The org's approved AI system impact assessments, for the checks: the only ones they look at (a system
+ * without one is flagged; an approved one may be due for reassessment).
  */
-async function readImpactAssessments(_tx: Em, _orgId: string): Promise<ExportImpactAssessment[] | undefined> {
-  return undefined;
+async function readImpactAssessments(tx: Em, orgId: string): Promise<ExportImpactAssessment[]> {
+  const approved: ExportImpactAssessment[] = [];
+  const now = new Date();
+  for (let offset = 0; ; offset += ASSESSMENT_PAGE) {
+    const page = await listAssessments(tx, orgId, { state: 'approved', limit: ASSESSMENT_PAGE, offset }, now);
+    for (const assessment of page.assessments) {
+      approved.push({
+        assessmentId: assessment.assessmentId,
+        systemId: assessment.systemId,
+        state: assessment.state,
+        reassessment: {
+          due: assessment.reassessment.due,
+          reasons: assessment.reassessment.reasons.map((reason) => reason.message),
+        },
+      });
+    }
+    if (page.assessments.length < ASSESSMENT_PAGE || offset + ASSESSMENT_PAGE >= page.total) return approved;
+  }
 }
 
 /** The SoA's checks from what the export read, and the impact assessments. */
