@@ -8,6 +8,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { createCaches } from './caches.js';
 import type { AppContext } from './context.js';
+import { agendaRoutes } from './features/agenda/agenda.routes.js';
 import { AiSystemDirectory } from './features/ai-systems/ai-systems.directory.js';
 import { aiSystemRoutes } from './features/ai-systems/ai-systems.routes.js';
 import { attestationRoutes } from './features/attestations/attestations.routes.js';
@@ -242,6 +243,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           await org.register(attestationRoutes, { ctx });
           await org.register(riskRoutes, { ctx });
           await org.register(auditRoutes, { ctx });
+          await org.register(agendaRoutes, { ctx });
           await org.register(exportRoutes, { ctx });
         }),
         { ctx },
