@@ -45,6 +45,21 @@ export const aiSystemPath = (orgId: string, systemId?: string) =>
 export const riskPath = (orgId: string, riskId?: string, suffix = '') =>
   orgPath(orgId, `/risks${optional(riskId)}${suffix}`);
 
+/** The impact-assessment templates (`/impact-assessment-templates[/{templateId}]`), the same for every org. */
+export const impactAssessmentTemplatePath = (templateId?: string) =>
+  `/impact-assessment-templates${optional(templateId)}`;
+
+/**
+ * An org's impact assessments: `/orgs/{orgId}/impact-assessments[/{assessmentId}]` and a `suffix` (`/submit`,
+ * `/approve`, `/revise`); with a system instead, `systemImpactAssessmentPath` names that system's list.
+ */
+export const impactAssessmentPath = (orgId: string, assessmentId?: string, suffix = '') =>
+  orgPath(orgId, `/impact-assessments${optional(assessmentId)}${suffix}`);
+
+/** `/orgs/{orgId}/ai-systems/{systemId}/impact-assessments`: a system's assessments, and where one starts. */
+export const systemImpactAssessmentPath = (orgId: string, systemId: string) =>
+  `${aiSystemPath(orgId, systemId)}/impact-assessments`;
+
 export const apiKeyPath = (orgId: string, keyId?: string) => orgPath(orgId, `/keys${optional(keyId)}`);
 
 export const memberPath = (orgId: string, userId?: string) => orgPath(orgId, `/members${optional(userId)}`);
@@ -58,6 +73,20 @@ export const authPath = (suffix: string) => `/auth${suffix}`;
 
 export const sidecarKeyPath = (orgId: string, keyId?: string) =>
   orgPath(orgId, `/sidecar-keys${optional(keyId)}`);
+
+/** `/orgs/{orgId}/soa/checks`: what an auditor would catch in the Statement of Applicability. */
+export const soaChecksPath = (orgId: string) => orgPath(orgId, '/soa/checks');
+
+export const auditPath = (orgId: string, auditId?: string, suffix = '') =>
+  orgPath(orgId, `/audits${optional(auditId)}${suffix}`);
+
+export const findingPath = (orgId: string, findingId?: string) =>
+  orgPath(orgId, `/findings${optional(findingId)}`);
+
+export const reviewPath = (orgId: string, reviewId?: string, suffix = '') =>
+  orgPath(orgId, `/management-reviews${optional(reviewId)}${suffix}`);
+
+export const duePath = (orgId: string) => orgPath(orgId, '/due');
 
 /** `/orgs/{orgId}/export/{kind}`: `soa` or `oscal`. */
 export const exportPath = (orgId: string, kind: string) => orgPath(orgId, `/export/${seg(kind)}`);

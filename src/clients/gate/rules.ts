@@ -8,7 +8,7 @@ import {
   ctePath,
   epochPath,
   frameworkPath,
-  orgPath,
+  impactAssessmentPath,
   requirementPath,
   riskPath,
   snapshotPath,
@@ -20,6 +20,8 @@ import type {
   Compliance,
   Epoch,
   GapReport,
+  ImpactAssessment,
+  ImpactAssessmentPage,
   OrgControlList,
   OrgFrameworkList,
   RequirementList,
@@ -449,23 +451,11 @@ async function riskRules(
   return results;
 }
 
-/** The part of `GET /orgs/{orgId}/impact-assessments` the gate reads. */
-interface AssessmentPage {
-  assessments: {
-    assessmentId: string;
-    systemId: string;
-    templateId: string;
-    version: number;
-    reassessment: { due: boolean; reasons: { code: string; message: string }[] };
-  }[];
-  total: number;
-}
-
 async function noDueAssessments(client: ApiClient, orgId: string): Promise<RuleResult> {
-  const due: AssessmentPage['assessments'] = [];
+  const due: ImpactAssessment[] = [];
   try {
     for (;;) {
-      const page = await client.get<AssessmentPage>(orgPath(orgId, '/impact-assessments'), {
+      const page = await client.get<ImpactAssessmentPage>(impactAssessmentPath(orgId), {
         due: true,
         limit: 200,
         offset: due.length,

@@ -2,12 +2,12 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import { RISK_SCORE_LEVELS, RISK_STATES, TREATMENT_OPTIONS } from '../../shared/vocabulary.js';
 import { ApiError } from '../api-client/client.js';
-import { aiSystemPath, orgPath, requirementPath, riskPath } from '../api-client/paths.js';
+import { orgPath, requirementPath, riskPath } from '../api-client/paths.js';
 import { acceptanceText, missingForTreated, ratedText } from '../api-client/risk-text.js';
-import type { AiSystemList, Requirement, Risk, RiskCriteria, RiskList } from '../api-client/types.js';
+import type { Requirement, Risk, RiskCriteria, RiskList } from '../api-client/types.js';
 import { defineTool, page, pageInfo, READ, type ToolContext } from './tool.js';
 
-/** The read tools of the AI risk register and the impact assessments due. */
+/** The read tools of the AI risk register. */
 
 const rated = z.object({ score: z.number().int(), level: z.enum(RISK_SCORE_LEVELS) });
 const acceptance = z
@@ -29,21 +29,6 @@ const acceptanceOf = (risk: Risk) =>
     expiresAt: risk.acceptance.expiresAt,
     justification: risk.acceptance.justification,
   };
-
-/** Impact assessments as `GET /orgs/{orgId}/impact-assessments` gives them (the fields these tools read). */
-interface AssessmentPage {
-  assessments: {
-    assessmentId: string;
-    systemId: string;
-    templateId: string;
-    version: number;
-    state: string;
-    approvedAt: string | null;
-    reviewDue: string | null;
-    reassessment: { due: boolean; reasons: { code: string; message: string }[] };
-  }[];
-  total: number;
-}
 
 export function registerRiskTools(server: McpServer, context: ToolContext): void {
   defineTool(server, context, {
@@ -200,66 +185,6 @@ export function registerRiskTools(server: McpServer, context: ToolContext): void
           `${risk.riskId} "${risk.title}": ${risk.state}; ${treatment ? `${treatment.option}, ${risk.treatmentProgress.implemented} of ${risk.treatmentProgress.total} requirement(s) implemented` : 'no treatment'}; ` +
           `residual ${ratedText(risk.residual)}, acceptable up to ${criteria.acceptableLevel}; acceptance ${acceptanceText(risk.acceptance)}.` +
           (missing.length ? `\nMissing for treated:\n- ${missing.join('\n- ')}` : ''),
-      };
-    },
-  });
-
-  defineTool(server, context, {
-    name: 'list_due_assessments',
-    title: 'Impact assessments due for re-assessment',
-    description:
-      'The organization’s approved AI system impact assessments (ISO/IEC 42001 AI system impact assessment, EU AI Act fundamental-rights impact assessment, GDPR DPIA) that are due to be done again: their AI system’s risk level, lifecycle stage or purpose changed since approval, or their review date (12 months after approval) passed. Each with the AI system, template, version, approval and review dates and the reasons; paged.',
-    annotations: READ,
-    input: page(50),
-    output: {
-      assessments: z.array(
-        z.object({
-          assessmentId: z.string(),
-          systemId: z.string(),
-          systemName: z.string().nullable(),
-          templateId: z.string(),
-          version: z.number().int(),
-          approvedAt: z.string().nullable(),
-          reviewDue: z.string().nullable(),
-          reasons: z.array(z.object({ code: z.string(), message: z.string() })),
-        }),
-      ),
-      ...pageInfo,
-    },
-    run: async (args, { client, orgId }) => {
-      const list = await client.get<AssessmentPage>(orgPath(orgId, '/impact-assessments'), {
-        due: true,
-        limit: args.limit,
-        offset: args.offset,
-      });
-      const items = list.assessments;
-      const end = args.offset + items.length;
-      const info = { total: list.total, offset: args.offset, nextOffset: end < list.total ? end : null };
-      const names = items.length
-        ? new Map(
-            (await client.get<AiSystemList>(aiSystemPath(orgId))).systems.map((s) => [s.systemId, s.name]),
-          )
-        : new Map<string, string>();
-      const assessments = items.map((a) => ({
-        assessmentId: a.assessmentId,
-        systemId: a.systemId,
-        systemName: names.get(a.systemId) ?? null,
-        templateId: a.templateId,
-        version: a.version,
-        approvedAt: a.approvedAt,
-        reviewDue: a.reviewDue,
-        reasons: a.reassessment.reasons,
-      }));
-      return {
-        data: { assessments, ...info },
-        text:
-          `${info.total} impact assessment(s) due for re-assessment${assessments.length ? ': ' : '.'}` +
-          assessments
-            .map(
-              (a) =>
-                `${a.assessmentId} (${a.templateId} v${a.version}, ${a.systemName ?? a.systemId}): ${a.reasons.map((r) => r.message).join('; ')}`,
-            )
-            .join('; '),
       };
     },
   });
