@@ -23,6 +23,8 @@ const READ_TOOLS = [
   'get_requirement',
   'list_ai_systems',
   'list_due_assessments',
+  'list_risks',
+  'explain_risk_treatment',
   'list_attestations',
   'get_epoch',
   'list_snapshots',
