@@ -13,6 +13,9 @@ export const frameworkHref = (frameworkId: string, requirementId?: string) =>
 /** The attestations page with an epoch chosen. */
 export const epochHref = (epochId: string) => `#/attestations/${seg(epochId)}`;
 
+/** The risk register, or one risk's page. */
+export const riskHref = (riskId?: string) => `#/risks${riskId === undefined ? '' : `/${seg(riskId)}`}`;
+
 /**
  * The route in the address bar: `#/frameworks/eu-ai-act/Art.%2026(6)` → `['frameworks', 'eu-ai-act', 'Art. 26(6)']`.
  * A query after the path (`#/accept?token=…`) is not part of the route.

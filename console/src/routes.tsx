@@ -7,6 +7,7 @@ import { FrameworkView } from './views/framework';
 import { MembersView } from './views/members';
 import { Overview } from './views/overview';
 import { ExportsView, SnapshotsView, SystemsView } from './views/records';
+import { RisksView, RiskView } from './views/risks';
 
 /**
  * The console's pages, in the order the navigation lists them: `#/<id>/<params…>` renders `page(params)`.
@@ -34,6 +35,11 @@ export const ROUTES: readonly Route[] = [
   { id: 'search', name: 'Search', page: () => <SearchView /> },
   { id: 'attestations', name: 'Attestations', page: ([epochId]) => <AttestationsView epochId={epochId} /> },
   { id: 'systems', name: 'AI systems', page: () => <SystemsView /> },
+  {
+    id: 'risks',
+    name: 'AI risks',
+    page: ([riskId]) => (riskId ? <RiskView key={riskId} riskId={riskId} /> : <RisksView />),
+  },
   { id: 'snapshots', name: 'Snapshots', page: () => <SnapshotsView /> },
   { id: 'exports', name: 'Exports', page: () => <ExportsView /> },
   { id: 'members', name: 'Members', page: () => <MembersView />, visible: (session) => session.can.manage },

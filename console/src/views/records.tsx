@@ -17,6 +17,7 @@ import {
   useSession,
   when,
 } from '../ui';
+import { SoaChecksPanel } from './soa-checks';
 
 const RISKS = ['minimal', 'limited', 'high', 'unacceptable'];
 const STAGES = ['design', 'development', 'validation', 'deployed', 'retired'];
@@ -313,6 +314,7 @@ export function ExportsView() {
             Your role in this organization does not include exports: an owner or an auditor can download them.
           </p>
         )}
+        <SoaChecksPanel />
       </>
     );
   }
@@ -360,6 +362,7 @@ export function ExportsView() {
           ))}
         </div>
       </section>
+      <SoaChecksPanel />
       <section className="card" aria-labelledby="oscal-heading">
         <h2 id="oscal-heading">OSCAL package</h2>
         <Field label="Framework">

@@ -62,6 +62,13 @@ import type {
   RequirementListSchema,
 } from '../../features/requirements/requirements.schemas.js';
 import type {
+  AcceptanceSchema,
+  RiskCriteriaSchema,
+  RiskListSchema,
+  RiskSchema,
+  RiskSummarySchema,
+} from '../../features/risks/risks.schemas.js';
+import type {
   DomainScoreSchema,
   HistoryPointSchema,
   HistorySchema,
@@ -148,3 +155,9 @@ export type RequirementEvidenceList = Static<typeof RequirementEvidenceListSchem
 
 export type SidecarKey = Static<typeof SidecarKeySchema>;
 export type SidecarKeyList = Static<typeof SidecarKeyListSchema>;
+
+export type Risk = Static<typeof RiskSchema>;
+export type RiskList = Static<typeof RiskListSchema>;
+export type RiskSummary = Static<typeof RiskSummarySchema>;
+export type RiskCriteria = Static<typeof RiskCriteriaSchema>;
+export type RiskAcceptance = Static<typeof AcceptanceSchema>;
