@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { FeatureRoutes } from '../../context.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
 import { principalOf } from '../auth/auth.plugin.js';
+import { sendRecordReport } from '../cte/report-cache.js';
 import {
   AcceptanceSchema,
   AcceptRiskBody,
@@ -114,17 +115,22 @@ export const riskRoutes: FeatureRoutes = async function riskRoutes(app, { ctx })
         response: { 200: RiskListSchema, ...errorResponses },
       },
     },
-    async (request) => {
+    (request, reply) => {
+      const { orgId } = request.params;
       const { limit = 100, offset = 0, ...filter } = request.query;
-      const { risks } = await registerOf(ctx.db.em(), request.params.orgId);
-      const matching = filterRisks(risks, filter);
-      return {
-        orgId: request.params.orgId,
-        risks: matching.slice(offset, offset + limit),
-        total: matching.length,
-        limit,
-        offset,
-      };
+      const key = `risks?${new URLSearchParams(request.query as Record<string, string>)}`;
+      return sendRecordReport(ctx, reply, orgId, key, async (analysis) => {
+        const { risks, validUntil } = await registerOf(ctx.db.em(), orgId, analysis);
+        const matching = filterRisks(risks, filter);
+        const page = {
+          orgId,
+          risks: matching.slice(offset, offset + limit),
+          total: matching.length,
+          limit,
+          offset,
+        };
+        return { value: page, validUntil };
+      });
     },
   );
 
@@ -138,8 +144,13 @@ export const riskRoutes: FeatureRoutes = async function riskRoutes(app, { ctx })
         response: { 200: RiskSummarySchema, ...errorResponses },
       },
     },
-    async (request) =>
-      summarize(request.params.orgId, (await registerOf(ctx.db.em(), request.params.orgId)).risks),
+    (request, reply) => {
+      const { orgId } = request.params;
+      return sendRecordReport(ctx, reply, orgId, 'risks/summary', async (analysis) => {
+        const { risks, validUntil } = await registerOf(ctx.db.em(), orgId, analysis);
+        return { value: summarize(orgId, risks), validUntil };
+      });
+    },
   );
 
   app.get(

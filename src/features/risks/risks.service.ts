@@ -208,22 +208,31 @@ export function assessRisk(
   };
 }
 
-/** Every risk of the org, assessed (oldest first). */
-export async function registerOf(
-  em: Em,
-  orgId: string,
-): Promise<{ criteria: RiskCriteria; risks: RiskView[] }> {
-  const [criteria, rows, acceptances, analysis] = await Promise.all([
+export interface Register {
+  criteria: RiskCriteria;
+  risks: RiskView[];
+  /** Epoch ms at which a state changes by time alone (an acceptance expiring, a treatment falling due). */
+  validUntil: number;
+}
+
+/** Every risk of the org, assessed (oldest first), over the org's analysis (read when not given). */
+export async function registerOf(em: Em, orgId: string, analysis?: CachedAnalysis): Promise<Register> {
+  const [criteria, rows, acceptances, assessed] = await Promise.all([
     criteriaOf(em, orgId),
     selectRisks(em, orgId),
     selectAcceptances(em, orgId),
-    analysisOf(em, orgId),
+    analysis ?? analysisOf(em, orgId),
   ]);
   const byRisk = new Map(acceptances.map((acceptance) => [acceptance.riskId, acceptance]));
   const now = Date.now();
+  const boundaries = [
+    ...acceptances.map((acceptance) => Date.parse(acceptance.expiresAt)),
+    ...rows.map((row) => (row.treatment?.dueDate ? Date.parse(row.treatment.dueDate) : Number.NaN)),
+  ].filter((at) => at > now);
   return {
     criteria,
-    risks: rows.map((row) => assessRisk(row, criteria, byRisk.get(row.riskId), analysis, now)),
+    risks: rows.map((row) => assessRisk(row, criteria, byRisk.get(row.riskId), assessed, now)),
+    validUntil: Math.min(Number.POSITIVE_INFINITY, ...boundaries),
   };
 }
 
