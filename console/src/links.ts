@@ -13,6 +13,10 @@ export const frameworkHref = (frameworkId: string, requirementId?: string) =>
 /** The attestations page with an epoch chosen. */
 export const epochHref = (epochId: string) => `#/attestations/${seg(epochId)}`;
 
+/** The AI systems, or one system's page. */
+export const systemHref = (systemId?: string) =>
+  `#/systems${systemId === undefined ? '' : `/${seg(systemId)}`}`;
+
 /** The risk register, or one risk's page. */
 export const riskHref = (riskId?: string) => `#/risks${riskId === undefined ? '' : `/${seg(riskId)}`}`;
 

@@ -8,6 +8,7 @@ import { MembersView } from './views/members';
 import { Overview } from './views/overview';
 import { ExportsView, SnapshotsView, SystemsView } from './views/records';
 import { RisksView, RiskView } from './views/risks';
+import { SystemView } from './views/system';
 
 /**
  * The console's pages, in the order the navigation lists them: `#/<id>/<params…>` renders `page(params)`.
@@ -34,7 +35,11 @@ export const ROUTES: readonly Route[] = [
   { id: 'conflicts', name: 'Conflicts', page: () => <ConflictsView /> },
   { id: 'search', name: 'Search', page: () => <SearchView /> },
   { id: 'attestations', name: 'Attestations', page: ([epochId]) => <AttestationsView epochId={epochId} /> },
-  { id: 'systems', name: 'AI systems', page: () => <SystemsView /> },
+  {
+    id: 'systems',
+    name: 'AI systems',
+    page: ([systemId]) => (systemId ? <SystemView key={systemId} systemId={systemId} /> : <SystemsView />),
+  },
   {
     id: 'risks',
     name: 'AI risks',

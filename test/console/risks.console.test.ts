@@ -285,6 +285,14 @@ describe('AI risks in the web console', { timeout: 90_000 }, () => {
     await page.getByLabel('Residual level').selectOption('');
     await page.getByLabel('AI system').selectOption({ label: 'CV screener' });
     await expect.poll(() => rows.count()).toBe(2);
+
+    // A system's name leads to its page, which lists the risks that name it.
+    await bias.getByRole('link', { name: 'CV screener' }).click();
+    await page.getByRole('heading', { name: 'CV screener', level: 1 }).waitFor();
+    const systemRisks = page.getByTestId('system-risks');
+    await expect.poll(() => systemRisks.locator('tbody tr').count()).toBe(2);
+    await systemRisks.getByRole('link', { name: 'Training data leakage' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { systemHref } from '../links';
 import { snapshotHash } from '../merkle';
 import { fetchExport } from '../resources/exports';
 import { useOrgFrameworks } from '../resources/frameworks';
@@ -79,7 +80,9 @@ export function SystemsView() {
               <tbody>
                 {l.systems.map((s) => (
                   <tr key={s.systemId}>
-                    <th scope="row">{s.name}</th>
+                    <th scope="row">
+                      <a href={systemHref(s.systemId)}>{s.name}</a>
+                    </th>
                     <td>
                       <Badge kind={s.riskLevel}>{s.riskLevel}</Badge>
                     </td>

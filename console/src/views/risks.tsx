@@ -7,7 +7,7 @@ import {
   type TreatmentOption,
 } from '../../../src/shared/vocabulary.js';
 import type { AiSystem, Risk, RiskCriteria, RiskSummary } from '../api';
-import { frameworkHref, riskHref } from '../links';
+import { frameworkHref, riskHref, systemHref } from '../links';
 import { useOrgFrameworks, useRequirements } from '../resources/frameworks';
 import {
   acceptRisk,
@@ -57,6 +57,21 @@ const inCell = (risk: Risk, rating: Rating, cell: Cell) =>
 
 const systemNames = (systems: AiSystem[] | undefined) =>
   new Map((systems ?? []).map((system) => [system.systemId, system.name]));
+
+/** The AI systems a risk arises from, each linked to its page. */
+function SystemLinks({ ids, names }: { ids: string[]; names: Map<string, string> }) {
+  if (ids.length === 0) return <>—</>;
+  return (
+    <>
+      {ids.map((id, index) => (
+        <span key={id}>
+          {index > 0 ? ', ' : ''}
+          <a href={systemHref(id)}>{names.get(id) ?? id}</a>
+        </span>
+      ))}
+    </>
+  );
+}
 
 /** A rating as a level badge with its score. */
 const Level = ({ rated }: { rated: Risk['inherent'] }) => (
@@ -220,7 +235,9 @@ export function RisksView() {
                           <th scope="row">
                             <a href={riskHref(risk.riskId)}>{risk.title}</a>
                           </th>
-                          <td>{risk.systemIds.map((id) => names.get(id) ?? id).join(', ') || '—'}</td>
+                          <td>
+                            <SystemLinks ids={risk.systemIds} names={names} />
+                          </td>
                           <td className="num">
                             <Level rated={risk.inherent} /> → <Level rated={risk.residual} />
                           </td>
@@ -652,7 +669,9 @@ export function RiskView({ riskId }: { riskId: string }) {
                     <Level rated={r.residual} />
                   </dd>
                   <dt>AI systems</dt>
-                  <dd>{r.systemIds.map((id) => names.get(id) ?? id).join(', ') || '—'}</dd>
+                  <dd>
+                    <SystemLinks ids={r.systemIds} names={names} />
+                  </dd>
                   <dt>Owner</dt>
                   <dd>{r.owner ?? '—'}</dd>
                   <dt>Category</dt>
