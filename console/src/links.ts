@@ -17,6 +17,10 @@ export const epochHref = (epochId: string) => `#/attestations/${seg(epochId)}`;
 export const systemHref = (systemId?: string) =>
   `#/systems${systemId === undefined ? '' : `/${seg(systemId)}`}`;
 
+/** The impact assessments, or one of them. */
+export const assessmentHref = (assessmentId?: string) =>
+  `#/assessments${assessmentId === undefined ? '' : `/${seg(assessmentId)}`}`;
+
 /** The risk register, or one risk's page. */
 export const riskHref = (riskId?: string) => `#/risks${riskId === undefined ? '' : `/${seg(riskId)}`}`;
 

@@ -9,8 +9,9 @@ import { type Daemon, startDaemon } from '../support/daemon.js';
 /**
  * AI risks in the web console, in a real browser (Debian's Chromium through playwright-core) against a real
  * daemon on PostgreSQL: the register's heat map filters the list, a key adds a treated risk, an approver signed
- * in as a person accepts residual risk (and sees it turn stale when the rating changes), and the exports page
- * shows the Statement of Applicability's checks.
+ * in as a person accepts residual risk (and sees it turn stale when the rating changes), the exports page
+ * shows the Statement of Applicability's checks, and an AI system's impact assessment goes from the form its
+ * template generates through submission and a second person's approval to a revision compared side by side.
  */
 
 const CHROMIUM = process.env.COMPLY_CHROMIUM ?? '/usr/bin/chromium';
@@ -30,12 +31,30 @@ const APPROVER = {
   password: 'an approver’s long passphrase',
 };
 const EDITOR = { email: 'ed@example.com', name: 'Ed Editor', password: 'an editor’s long passphrase' };
+const OWNER = { email: 'olivia@example.com', name: 'Olivia Owner', password: 'an owner’s long passphrase' };
 
 let daemon: Daemon;
 let dropDatabase: () => Promise<void>;
 let browser: Browser;
 let writeKey: string;
 let screenerId: string;
+
+interface Template {
+  templateId: string;
+  name: string;
+  sections: {
+    questions: { questionId: string; text: string; kind: string; options?: string[]; required: boolean }[];
+  }[];
+  evidenceFor: { frameworkId: string; requirementId: string }[];
+}
+
+interface Assessment {
+  state: string;
+  answers: Record<string, unknown>;
+  impacts: unknown[];
+  approvedBy: { name: string } | null;
+  contentHash: string | null;
+}
 
 interface Risk {
   riskId: string;
@@ -162,6 +181,7 @@ beforeAll(async () => {
   ).key;
   await createMember(APPROVER, 'approver');
   await createMember(EDITOR, 'editor');
+  await createMember(OWNER, 'owner');
   screenerId = (
     await api<{ systemId: string }>('POST', `/orgs/${ORG}/ai-systems`, {
       name: 'CV screener',
@@ -439,5 +459,144 @@ describe('AI risks in the web console', { timeout: 90_000 }, () => {
     }
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  it('takes an impact assessment from its template’s form through a second person’s approval to a revision', async (ctx) => {
+    const probe = await fetch(`${daemon.url}/api/v1/impact-assessment-templates`, {
+      headers: { authorization: `Bearer ${writeKey}` },
+    });
+    if (probe.status === 404) ctx.skip();
+    const { templates } = (await probe.json()) as { templates: Template[] };
+    const template = templates.find((t) => t.templateId === 'iso-42001-aiia')!;
+    const questions = template.sections.flatMap((section) => section.questions);
+
+    // A key starts the assessment on the system's page and fills in the form the template generates.
+    const key = await signInWithKey(writeKey);
+    await key.page.getByRole('link', { name: 'AI systems' }).click();
+    await key.page.getByTestId('systems').getByRole('link', { name: 'Support bot' }).click();
+    await key.page.getByRole('heading', { name: 'Support bot', level: 1 }).waitFor();
+    await key.page.getByText('No impact assessment of this system yet.').waitFor();
+    await key.page.getByLabel('Template').selectOption({ label: template.name });
+    await key.page.getByRole('button', { name: 'Start assessment' }).click();
+    await key.page.getByRole('heading', { name: template.name, level: 1 }).waitFor();
+    const form = key.page.getByTestId('assessment-form');
+    const first = questions.find((q) => q.kind === 'text' && q.required)!;
+    await form.locator(`[data-question="${first.questionId}"] textarea`).fill('Answers customers’ questions');
+    await form.getByRole('button', { name: 'Save draft' }).click();
+    await form.getByText('Draft saved').waitFor();
+    // Submitting with required questions unanswered lists them.
+    const workflow = key.page.getByTestId('workflow');
+    await workflow.getByRole('button', { name: 'Submit for approval' }).click();
+    await workflow.getByRole('alert').waitFor();
+    const unanswered = workflow.getByRole('list', { name: 'Unanswered required questions' });
+    const second = questions.find((q) => q.required && q.questionId !== first.questionId)!;
+    await unanswered.getByText(second.text).waitFor();
+
+    for (const q of questions) {
+      const field = form.locator(`[data-question="${q.questionId}"]`);
+      if (q.kind === 'text') await field.locator('textarea').fill(`About ${q.questionId}`);
+      else if (q.kind === 'choice') await field.locator('select').selectOption({ index: 1 });
+      else if (q.kind === 'multi') await field.locator('input[type="checkbox"]').first().check();
+      else await field.locator('input[type="radio"]').nth(2).check();
+    }
+    await form.getByRole('button', { name: 'Add impact' }).click();
+    const impact = form.getByTestId('impact');
+    await impact.getByLabel('Affected').selectOption('groups');
+    await impact.getByLabel('What may happen').fill('Customers of one language get worse answers');
+    await impact.getByLabel('Severity').selectOption('4');
+    await impact
+      .getByLabel('Rights at stake (comma-separated)')
+      .fill('non-discrimination, consumer protection');
+    await impact.getByLabel('Raised as risk').selectOption({ label: 'Prompt injection' });
+    expect(await axeViolations(key.page)).toEqual([]);
+    await screenshot(key.page, 'assessment.png');
+    await form.getByRole('button', { name: 'Save draft' }).click();
+    const assessmentId = key.page.url().split('/').pop()!;
+    const read = () => api<Assessment>('GET', `/orgs/${ORG}/impact-assessments/${assessmentId}`);
+    await expect.poll(async () => (await read()).impacts.length).toBe(1);
+    const saved = await read();
+    expect(saved.state).toBe('draft');
+    expect(Object.keys(saved.answers).sort()).toEqual(questions.map((q) => q.questionId).sort());
+    const scale = questions.find((q) => q.kind === 'scale')!;
+    expect(saved.answers[scale.questionId]).toBe(3);
+    const prompt = await riskNamed('Prompt injection');
+    expect(saved.impacts).toEqual([
+      {
+        affected: 'groups',
+        description: 'Customers of one language get worse answers',
+        likelihood: 3,
+        severity: 4,
+        rights: ['non-discrimination', 'consumer protection'],
+        riskId: prompt.riskId,
+      },
+    ]);
+    // The refused submission (400) is an answer the page shows, not a failure of the page.
+    expect(key.errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
+    await key.context.close();
+
+    // The approver submits it, and so may not approve it: a second person must.
+    const ada = await signInAs(APPROVER);
+    await ada.page.goto(`${daemon.url}/#/assessments/${assessmentId}`);
+    const adaFlow = ada.page.getByTestId('workflow');
+    await adaFlow.getByRole('button', { name: 'Submit for approval' }).click();
+    await adaFlow.getByText('You submitted it: a second person').waitFor();
+    expect(await adaFlow.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+    await ada.page.getByTestId('answers').getByText(`3 · ${scale.options![2]}`).waitFor();
+    expect(ada.errors).toEqual([]);
+    await ada.context.close();
+
+    const olivia = await signInAs(OWNER);
+    await olivia.page.goto(`${daemon.url}/#/assessments/${assessmentId}`);
+    const flow = olivia.page.getByTestId('workflow');
+    await flow.getByText(`Submitted by ${APPROVER.name}`).waitFor();
+    await flow.getByRole('button', { name: 'Approve' }).click();
+    await flow.getByText('Assessment approved').waitFor();
+    const facts = olivia.page.getByTestId('assessment-facts');
+    await facts.getByText(`${OWNER.name} (${OWNER.email})`).waitFor();
+    const approved = await api<Assessment>('GET', `/orgs/${ORG}/impact-assessments/${assessmentId}`);
+    expect(approved).toMatchObject({ state: 'approved', approvedBy: { name: OWNER.name } });
+    await facts.getByText(approved.contentHash!).waitFor();
+    for (const e of template.evidenceFor) {
+      await facts.getByRole('link', { name: `${e.frameworkId} ${e.requirementId}` }).waitFor();
+    }
+
+    // A new risk tier flags it for re-assessment, on its page, the system's and the list of those due.
+    await olivia.page.getByRole('link', { name: 'Support bot' }).click();
+    await olivia.page.getByLabel('Risk tier').selectOption('high');
+    await olivia.page.getByRole('button', { name: 'Save system' }).click();
+    await olivia.page.getByText('System saved').waitFor();
+    const row = olivia.page
+      .getByTestId('system-assessments')
+      .locator('tr[data-assessment="iso-42001-aiia v1"]');
+    await row.getByText('re-assessment due').waitFor();
+    await row.getByText('risk level changed from limited to high').waitFor();
+    await olivia.page.getByRole('link', { name: 'Impact assessments' }).click();
+    await olivia.page.getByRole('checkbox', { name: 'Due for re-assessment only' }).check();
+    const due = olivia.page.getByTestId('assessments');
+    await expect.poll(() => due.locator('tbody tr').count()).toBe(1);
+    await due.getByRole('link', { name: `${template.name}, version 1` }).click();
+    await olivia.page
+      .getByTestId('reassessment')
+      .getByText('risk level changed from limited to high')
+      .waitFor();
+
+    // A revision: a new draft, version 2, with the answers copied; one answer changed shows side by side.
+    await flow.getByRole('button', { name: 'Revise' }).click();
+    await olivia.page.getByText('Of Support bot, version 2').waitFor();
+    const revision = olivia.page.getByTestId('assessment-form');
+    await revision.locator(`[data-question="${first.questionId}"] textarea`).fill('Answers and escalates');
+    await revision.getByRole('button', { name: 'Save draft' }).click();
+    await revision.getByText('Draft saved').waitFor();
+    const compare = olivia.page.getByTestId('compare');
+    await compare.getByText('1 answer differs.').waitFor();
+    const changed = compare.locator('tr[data-changed="true"]');
+    await expect.poll(() => changed.count()).toBe(1);
+    expect(await changed.getAttribute('data-question')).toBe(first.questionId);
+    await changed.getByText(`About ${first.questionId}`).waitFor();
+    await changed.getByText('Answers and escalates').waitFor();
+    expect(await axeViolations(olivia.page)).toEqual([]);
+    await screenshot(olivia.page, 'assessment-compare.png');
+    expect(olivia.errors).toEqual([]);
+    await olivia.context.close();
   });
 });
