@@ -8,10 +8,12 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { createCaches } from './caches.js';
 import type { AppContext } from './context.js';
+import { agendaRoutes } from './features/agenda/agenda.routes.js';
 import { AiSystemDirectory } from './features/ai-systems/ai-systems.directory.js';
 import { aiSystemRoutes } from './features/ai-systems/ai-systems.routes.js';
 import { attestationRoutes } from './features/attestations/attestations.routes.js';
-import { auditRoutes, platformAuditRoutes } from './features/audit/audit.routes.js';
+import { auditTrailRoutes, platformAuditTrailRoutes } from './features/audit-trail/audit-trail.routes.js';
+import { auditRoutes } from './features/audits/audits.routes.js';
 import { registerAuth } from './features/auth/auth.plugin.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { AuthFailureLimiter } from './features/auth/auth-failures.js';
@@ -24,6 +26,10 @@ import { cteRoutes } from './features/cte/cte.routes.js';
 import { evidenceRoutes, expiringEvidenceRoutes } from './features/evidence/evidence.routes.js';
 import { exportRoutes } from './features/exports/export.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
+import {
+  impactAssessmentRoutes,
+  impactAssessmentTemplateRoutes,
+} from './features/impact-assessments/impact-assessments.routes.js';
 import { memberRoutes } from './features/members/members.routes.js';
 import { orgScope } from './features/orgs/org-scope.js';
 import { orgRoutes, orgSummaryRoutes } from './features/orgs/orgs.routes.js';
@@ -215,8 +221,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     async function apiRoutes(api) {
       await api.register(orgRoutes, { ctx });
       await api.register(authRoutes, { ctx });
-      await api.register(platformAuditRoutes, { ctx });
+      await api.register(platformAuditTrailRoutes, { ctx });
       await api.register(controlLibraryRoutes, { ctx });
+      await api.register(impactAssessmentTemplateRoutes, { ctx });
       // Every route that names an org, in one subtree: the org must exist, and a write drops the org's
       // cached reads.
       await api.register(
@@ -224,16 +231,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           await org.register(orgSummaryRoutes, { ctx });
           await org.register(keyRoutes, { ctx });
           await org.register(memberRoutes, { ctx });
-          await org.register(auditRoutes, { ctx });
+          await org.register(auditTrailRoutes, { ctx });
           await org.register(controlRoutes, { ctx });
           await org.register(requirementRoutes, { ctx });
           await org.register(evidenceRoutes, { ctx });
           await org.register(expiringEvidenceRoutes, { ctx });
           await org.register(complianceRoutes, { ctx });
           await org.register(aiSystemRoutes, { ctx });
+          await org.register(impactAssessmentRoutes, { ctx });
           await org.register(sidecarKeyRoutes, { ctx });
           await org.register(attestationRoutes, { ctx });
           await org.register(riskRoutes, { ctx });
+          await org.register(auditRoutes, { ctx });
+          await org.register(agendaRoutes, { ctx });
           await org.register(exportRoutes, { ctx });
         }),
         { ctx },

@@ -96,3 +96,11 @@ export function periodsBetween(
 
 /** `YYYY-MM-DD` of the UTC day containing `instant`: the key of a daily roll-up. */
 export const utcDay = (instant: Date) => instant.toISOString().slice(0, 10);
+
+/**
+ * A date-time of a request body, checked as `parseInstant` checks query parameters (years 0001–9999, real
+ * dates) and written back in the API's form (`…T…Z`, milliseconds); null and undefined pass as they are.
+ */
+export function bodyInstant<T extends string | null | undefined>(value: T, field: string): T {
+  return (typeof value === 'string' ? parseInstant(value, field).toISOString() : value) as T;
+}

@@ -31,12 +31,21 @@ export const isExpired = (expiresAt: string | null, now: Date) =>
   expiresAt !== null && new Date(expiresAt).getTime() <= now.getTime();
 
 /**
+ * The nonconformity rule (see `capStatus` in score.ts): an open major nonconformity on a requirement caps the
+ * status its record counts with at `in_progress` (alias `r`). The cap rows are kept by `capRequirements`.
+ */
+const CAPPED = `exists (select 1 from requirement_caps c where c.org_id = r.org_id and c.framework_id = r.framework_id
+    and c.requirement_id = r.requirement_id)`;
+
+/**
  * `requirement_records` with the attestation evidence pieces not yet folded in, as every read of a roll-up
  * sees it (alias it `r`). A piece carries the latest expiry of the evidence it counts; a piece without one
  * counts evidence stored when attestation evidence did not expire, which is open-ended. The per-record sum is
  * an index range scan over the few pieces left since the last fold.
  */
-const RECORDS = `(select r.org_id, r.framework_id, r.requirement_id, r.status, r.applicable, r.justification,
+const RECORDS = `(select r.org_id, r.framework_id, r.requirement_id,
+    case when r.status = 'implemented' and ${CAPPED} then 'in_progress' else r.status end as status,
+    ${CAPPED} as capped, r.applicable, r.justification,
     r.reviewer, r.owner, r.note, r.updated_at, r.evidence_document_count, r.evidence_link_count,
     greatest(r.evidence_expires_max, p.expires_max) as evidence_expires_max,
     r.evidence_count + coalesce(p.attestations, 0) as evidence_count,
@@ -527,4 +536,42 @@ export async function lastRecordChange(em: Em, orgId: string): Promise<string | 
     [orgId],
   );
   return row?.at ? toIso(row.at) : null;
+}
+
+/** The requirements an open finding caps (see `capStatus`): set when it opens, released when it closes. */
+export async function capRequirements(
+  tx: Em,
+  cap: { orgId: string; findingId: string; requirements: { frameworkId: string; requirementId: string }[] },
+): Promise<void> {
+  for (const { frameworkId, requirementId } of cap.requirements) {
+    await tx.execute(
+      `insert into requirement_caps (org_id, framework_id, requirement_id, finding_id) values (?, ?, ?, ?)
+       on conflict do nothing`,
+      [cap.orgId, frameworkId, requirementId, cap.findingId],
+    );
+  }
+}
+
+export async function releaseCaps(tx: Em, orgId: string, findingId: string): Promise<void> {
+  await tx.execute('delete from requirement_caps where org_id = ? and finding_id = ?', [orgId, findingId]);
+}
+
+export interface RequirementCap {
+  frameworkId: string;
+  requirementId: string;
+  findingId: string;
+}
+
+/** Every cap of the org (of one requirement when given). */
+export async function readCaps(
+  em: Em,
+  orgId: string,
+  requirement?: { frameworkId: string; requirementId: string },
+): Promise<RequirementCap[]> {
+  return em.execute<RequirementCap[]>(
+    `select framework_id as "frameworkId", requirement_id as "requirementId", finding_id as "findingId"
+     from requirement_caps where org_id = ?${requirement ? ' and framework_id = ? and requirement_id = ?' : ''}
+     order by framework_id, requirement_id, finding_id`,
+    requirement ? [orgId, requirement.frameworkId, requirement.requirementId] : [orgId],
+  );
 }

@@ -50,6 +50,16 @@ export interface AssessedRequirement {
   applicable: boolean;
 }
 
+/**
+ * The nonconformity rule: while a major nonconformity is open on a requirement, the requirement counts at most
+ * as in progress — in scores, gaps and coverage alike. Direct records are capped where they are read
+ * (`requirement_records` through the records store's view); a requirement whose status is inferred is capped
+ * after propagation with this, so that both read the same rule.
+ */
+export function capStatus(status: CoverageStatus): CoverageStatus {
+  return status === 'covered' ? 'partial' : status;
+}
+
 /** The status a requirement counts with in scores: the record's, else the inferred one. */
 export function effectiveStatus(row: AssessedRequirement): RequirementStatus {
   return row.assessment === 'direct' ? (row.orgStatus ?? 'not_started') : INFERRED_STATUS[row.status];

@@ -56,6 +56,13 @@ describe.each(dbKinds)('malformed input on %s', (kind) => {
     ['GET', `${ORG}/controls/%00`, undefined, 'params.controlId'],
     ['GET', `${ORG}/compliance/snapshots/%00`, undefined, 'params.snapshotId'],
     ['GET', `${ORG}/ai-systems/%00`, undefined, 'params.systemId'],
+    ['GET', `${ORG}/impact-assessments/%00`, undefined, 'params.assessmentId'],
+    [
+      'PUT',
+      `${ORG}/impact-assessments/ia-none`,
+      { answers: { purposes: `a${NUL}` } },
+      'body.answers.purposes',
+    ],
     ['GET', `${ORG}/controls/A.2.2/evidence/%00`, undefined, 'params.evidenceId'],
     ['GET', `${ORG}/export/soa?snapshotId=%00`, undefined, 'querystring.snapshotId'],
   ] as const)('refuses NUL: %s %s %j', async (method, url, body, field) => {
@@ -168,13 +175,18 @@ describe.each(dbKinds)('malformed input on %s', (kind) => {
       edgeId: 'edge-none',
       userId: 'usr-none',
       riskId: 'risk-none',
+      auditId: 'aud-none',
+      findingId: 'fnd-none',
+      assessmentId: 'ia-none',
+      templateId: 'gdpr-dpia',
     };
     const urlOf = (path: string) =>
       path.replace(/\{(\w+)\}/g, (_, name: string) => {
         expect(PATH_VALUES, `a value for the path parameter ${name}`).toHaveProperty(name);
         return PATH_VALUES[name];
       });
-    const DATE_NAME = /^(from|to|since|until|at|asOf|timestamp|effectiveDate|expiresAt)$/;
+    const DATE_NAME =
+      /^(from|to|since|until|at|asOf|timestamp|effectiveDate|expiresAt|dueDate|reviewDate|plannedStart|plannedEnd)$/;
     const FAR_DATES = [
       '9999-12-31',
       '9999-12-15',
@@ -243,6 +255,22 @@ describe.each(dbKinds)('malformed input on %s', (kind) => {
       'POST /api/v1/orgs/{orgId}/members': () => ({ email: 'a@example.com', name: 'A', role: 'auditor' }),
       'PUT /api/v1/orgs/{orgId}/members/{userId}': () => ({ role: 'auditor' }),
       'POST /api/v1/orgs/{orgId}/risks/{riskId}/acceptance': () => ({ justification: 'j' }),
+      'POST /api/v1/orgs/{orgId}/audits': () => ({
+        title: 't',
+        frameworkIds: ['iso-42001'],
+        leadAuditor: 'l',
+        plannedStart: '2026-01-01T00:00:00Z',
+        plannedEnd: '2026-01-02T00:00:00Z',
+      }),
+      'PUT /api/v1/orgs/{orgId}/audits/{auditId}': () => ({ title: 't' }),
+      'POST /api/v1/orgs/{orgId}/audits/{auditId}/findings': () => ({
+        kind: 'observation',
+        requirements: [],
+        description: 'd',
+      }),
+      'PUT /api/v1/orgs/{orgId}/audits/{auditId}/findings/{findingId}': () => ({ owner: 'o' }),
+      'POST /api/v1/orgs/{orgId}/risks': () => ({ title: 't', likelihood: 1, impact: 1 }),
+      'PUT /api/v1/orgs/{orgId}/risks/{riskId}': () => ({ title: 't' }),
     };
 
     it('answers far dates in every date member of a body with a response, not a 500', async () => {

@@ -22,6 +22,7 @@ const READ_TOOLS = [
   'list_requirements',
   'get_requirement',
   'list_ai_systems',
+  'list_due_assessments',
   'list_attestations',
   'get_epoch',
   'list_snapshots',

@@ -24,6 +24,7 @@ const UNAUDITED = new Set([
   'sessions',
   'audit_events',
   'audit_heads',
+  'requirement_caps',
   'mikro_orm_migrations',
 ]);
 

@@ -45,6 +45,21 @@ export const aiSystemPath = (orgId: string, systemId?: string) =>
 export const riskPath = (orgId: string, riskId?: string, suffix = '') =>
   orgPath(orgId, `/risks${optional(riskId)}${suffix}`);
 
+/** The impact-assessment templates (`/impact-assessment-templates[/{templateId}]`), the same for every org. */
+export const impactAssessmentTemplatePath = (templateId?: string) =>
+  `/impact-assessment-templates${optional(templateId)}`;
+
+/**
+ * An org's impact assessments: `/orgs/{orgId}/impact-assessments[/{assessmentId}]` and a `suffix` (`/submit`,
+ * `/approve`, `/revise`); with a system instead, `systemImpactAssessmentPath` names that system's list.
+ */
+export const impactAssessmentPath = (orgId: string, assessmentId?: string, suffix = '') =>
+  orgPath(orgId, `/impact-assessments${optional(assessmentId)}${suffix}`);
+
+/** `/orgs/{orgId}/ai-systems/{systemId}/impact-assessments`: a system's assessments, and where one starts. */
+export const systemImpactAssessmentPath = (orgId: string, systemId: string) =>
+  `${aiSystemPath(orgId, systemId)}/impact-assessments`;
+
 export const apiKeyPath = (orgId: string, keyId?: string) => orgPath(orgId, `/keys${optional(keyId)}`);
 
 export const memberPath = (orgId: string, userId?: string) => orgPath(orgId, `/members${optional(userId)}`);

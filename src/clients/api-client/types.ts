@@ -9,7 +9,7 @@ import type {
   AuditEventSchema,
   AuditLogSchema,
   AuditVerificationSchema,
-} from '../../features/audit/audit.schemas.js';
+} from '../../features/audit-trail/audit-trail.schemas.js';
 import type { CreatedKeySchema, KeyListSchema, KeySchema } from '../../features/auth/keys.schemas.js';
 import type { MeSchema, SignedInSchema, SsoConfigSchema } from '../../features/auth/sessions.schemas.js';
 import type {
@@ -46,6 +46,13 @@ import type {
   EvidenceSchema,
   ExpiringEvidenceListSchema,
 } from '../../features/evidence/evidence.schemas.js';
+import type {
+  AssessmentPageSchema,
+  AssessmentSchema,
+  SystemAssessmentListSchema,
+  TemplateListSchema,
+  TemplateSchema,
+} from '../../features/impact-assessments/impact-assessments.schemas.js';
 import type {
   CreatedMemberSchema,
   MemberListSchema,
@@ -111,6 +118,11 @@ export type ExpiringEvidenceList = Static<typeof ExpiringEvidenceListSchema>;
 
 export type AiSystem = Static<typeof AiSystemSchema>;
 export type AiSystemList = Static<typeof AiSystemListSchema>;
+export type ImpactAssessmentTemplate = Static<typeof TemplateSchema>;
+export type ImpactAssessmentTemplateList = Static<typeof TemplateListSchema>;
+export type ImpactAssessment = Static<typeof AssessmentSchema>;
+export type ImpactAssessmentPage = Static<typeof AssessmentPageSchema>;
+export type SystemImpactAssessmentList = Static<typeof SystemAssessmentListSchema>;
 
 export type Attestation = Static<typeof AttestationSchema>;
 export type AttestationList = Static<typeof AttestationListSchema>;

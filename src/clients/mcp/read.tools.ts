@@ -16,6 +16,7 @@ import {
   epochPath,
   exportPath,
   frameworkPath,
+  impactAssessmentPath,
   requirementPath,
   snapshotPath,
 } from '../api-client/paths.js';
@@ -29,6 +30,7 @@ import type {
   Epoch,
   FrameworkCompliance,
   History,
+  ImpactAssessmentPage,
   OrgFrameworkList,
   Requirement,
   RequirementCoverage,
@@ -503,6 +505,57 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       return {
         data: { systems },
         text: `${systems.length} AI system(s)${systems.length ? `: ${systems.map((s) => `${s.name} (${s.riskLevel}, ${s.lifecycleStage})`).join(', ')}` : ''}.`,
+      };
+    },
+  });
+
+  defineTool(server, context, {
+    name: 'list_due_assessments',
+    title: 'Impact assessments due for re-assessment',
+    description:
+      'Approved AI system impact assessments (ISO/IEC 42001 AIIA, EU AI Act FRIA, GDPR DPIA) that must be done again, with the reasons: the AI system’s risk level, lifecycle stage or purpose changed since approval, or the review date (12 months after approval) passed. Each names its AI system, template and version; start the revision from its assessmentId.',
+    annotations: READ,
+    input: page(20),
+    output: {
+      assessments: z.array(
+        z.object({
+          assessmentId: z.string(),
+          systemId: z.string(),
+          systemName: z.string().nullable(),
+          templateId: z.string(),
+          version: z.number().int(),
+          approvedAt: z.string().nullable(),
+          reviewDue: z.string().nullable(),
+          reasons: z.array(z.object({ code: z.string(), message: z.string() })),
+        }),
+      ),
+      ...pageInfo,
+    },
+    run: async (args, { client, orgId }) => {
+      const [list, inventory] = await Promise.all([
+        client.get<ImpactAssessmentPage>(impactAssessmentPath(orgId), { due: true, ...args }),
+        client.get<AiSystemList>(aiSystemPath(orgId)),
+      ]);
+      const names = new Map(inventory.systems.map((s) => [s.systemId, s.name]));
+      const assessments = list.assessments.map((a) => ({
+        assessmentId: a.assessmentId,
+        systemId: a.systemId,
+        systemName: names.get(a.systemId) ?? null,
+        templateId: a.templateId,
+        version: a.version,
+        approvedAt: a.approvedAt,
+        reviewDue: a.reviewDue,
+        reasons: a.reassessment.reasons,
+      }));
+      const nextOffset =
+        list.offset + assessments.length < list.total ? list.offset + assessments.length : null;
+      return {
+        data: { assessments, total: list.total, offset: list.offset, nextOffset },
+        text: `${list.total} impact assessment(s) due for re-assessment${
+          assessments.length
+            ? `: ${assessments.map((a) => `${a.systemName ?? a.systemId} ${a.templateId} v${a.version} (${a.reasons.map((r) => r.code).join(', ')})`).join('; ')}`
+            : ''
+        }.`,
       };
     },
   });

@@ -8,6 +8,7 @@
 import { LruCache } from '../../platform/cache/lru-cache.js';
 import type { Em } from '../../platform/db/database.js';
 import { resourceNotFound } from '../../platform/errors.js';
+import { capStatus } from '../../records/score.js';
 import { ISO_42001 } from '../../shared/vocabulary.js';
 import { type CoverageReport, coverageFraction, coverageReport } from './coverage.js';
 import type { GapInclude } from './cte.schemas.js';
@@ -46,6 +47,19 @@ export interface CachedAnalysis extends OrgAnalysis {
 const ORG_CACHE_SIZE = 64;
 const analyses = new LruCache<string, CachedAnalysis>(ORG_CACHE_SIZE);
 
+/**
+ * Applies the nonconformity rule (`capStatus`) to capped requirements whose status the crosswalk infers; a
+ * capped direct record is already read capped.
+ */
+function capInferred(coverage: CoverageResult, caps: ReadonlySet<string>): CoverageResult {
+  for (const key of caps) {
+    const [frameworkId, requirementId] = key.split('\u001f');
+    const row = coverage.get(frameworkId, requirementId);
+    if (row && row.assessment !== 'direct') row.status = capStatus(row.status);
+  }
+  return coverage;
+}
+
 /** The org's analysis: its records propagated over the current library (cached under both). */
 export async function analysisOf(em: Em, orgId: string): Promise<CachedAnalysis> {
   const { library, revision }: CurrentLibrary = await currentLibrary(em);
@@ -57,7 +71,7 @@ export async function analysisOf(em: Em, orgId: string): Promise<CachedAnalysis>
     orgId,
     library,
     state,
-    coverage: propagateRecords(library, state.records),
+    coverage: capInferred(propagateRecords(library, state.records), state.caps),
     key,
     gaps: new Map(),
   };

@@ -5,7 +5,7 @@
  */
 
 import type { Em } from '../../platform/db/database.js';
-import { readRecordStates } from '../../records/records.store.js';
+import { readCaps, readRecordStates } from '../../records/records.store.js';
 import type { RiskLevel } from '../../shared/vocabulary.js';
 import { activeRiskLevels } from '../ai-systems/ai-systems.service.js';
 import type { DirectRecords, OrgControlState } from './graph.js';
@@ -14,6 +14,8 @@ export interface OrgState {
   /** framework id → requirement id → the org's direct record. */
   records: DirectRecords;
   aiSystemRiskLevels: readonly RiskLevel[];
+  /** Requirements an open major nonconformity caps (`framework id\u001frequirement id`). */
+  caps: ReadonlySet<string>;
   /** Equal fingerprints mean equal inputs to coverage and gaps. */
   fingerprint: string;
   /** Epoch ms until which the state stays as read without a write: the next evidence expiry that counts. */
@@ -23,6 +25,7 @@ export interface OrgState {
 export async function loadOrgState(em: Em, orgId: string, now = new Date()): Promise<OrgState> {
   const states = await readRecordStates(em, orgId, { now });
   const risks = await activeRiskLevels(em, orgId);
+  const caps = await readCaps(em, orgId);
   states.sort((a, b) =>
     a.frameworkId === b.frameworkId
       ? a.requirementId.localeCompare(b.requirementId)
@@ -52,5 +55,12 @@ export async function loadOrgState(em: Em, orgId: string, now = new Date()): Pro
     );
   }
   parts.push(...risks.map((risk) => `risk:${risk}`));
-  return { records, aiSystemRiskLevels: risks, fingerprint: parts.join(','), validUntil };
+  parts.push(...caps.map((cap) => `cap:${cap.frameworkId}/${cap.requirementId}`));
+  return {
+    records,
+    aiSystemRiskLevels: risks,
+    caps: new Set(caps.map((cap) => `${cap.frameworkId}\u001f${cap.requirementId}`)),
+    fingerprint: parts.join(','),
+    validUntil,
+  };
 }

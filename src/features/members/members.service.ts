@@ -1,5 +1,6 @@
 import type { Em } from '../../platform/db/database.js';
 import { badRequest, conflict, resourceNotFound } from '../../platform/errors.js';
+import { parseInstant } from '../../platform/time.js';
 import type { MemberRole } from '../../shared/vocabulary.js';
 import {
   countOtherActiveOwners,
@@ -43,7 +44,10 @@ function bounds(
       fields: [{ field: expiresAt ? 'body.expiresAt' : 'body.frameworkIds', message: 'auditors only' }],
     });
   }
-  return { expiresAt: expiresAt ? new Date(expiresAt) : null, frameworkIds: frameworkIds ?? null };
+  return {
+    expiresAt: expiresAt ? parseInstant(expiresAt, 'body.expiresAt') : null,
+    frameworkIds: frameworkIds ?? null,
+  };
 }
 
 /**

@@ -131,6 +131,13 @@ export const RequirementEntrySchema = Type.Object({
   evidenceCount: Type.Integer(),
   evidenceExpired: Type.Boolean({ description: 'It has evidence and all of it has expired' }),
   evidence: Type.Array(EvidenceRefSchema, { description: 'The latest three evidence items, newest first' }),
+  findings: Type.Optional(
+    Type.Array(Type.Object({ findingId: Type.String(), kind: Type.String(), state: Type.String() }), {
+      description:
+        'Open major nonconformities on the requirement (absent when none): while one is open the requirement ' +
+        'counts at most as in_progress',
+    }),
+  ),
 });
 
 export const RequirementListQuery = Type.Object({

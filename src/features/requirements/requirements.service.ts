@@ -12,6 +12,8 @@ import {
   type Judgement,
   type RecordKey,
   type RecordView,
+  type RequirementCap,
+  readCaps,
   readRecordViews,
   writeJudgement,
 } from '../../records/records.store.js';
@@ -49,13 +51,19 @@ export interface RequirementEntry {
   evidenceCount: number;
   evidenceExpired: boolean;
   evidence: RecordView['evidence'];
+  findings?: { findingId: string; kind: string; state: string }[];
 }
+
+/** The open major nonconformities on a requirement, as its entry lists them. */
+const findingsOf = (caps: RequirementCap[]) =>
+  caps.map((cap) => ({ findingId: cap.findingId, kind: 'major_nonconformity', state: 'open' }));
 
 function entryOf(
   requirement: Requirement,
   row: RequirementCoverage,
   record: RecordView | undefined,
   detail: boolean,
+  caps: RequirementCap[] = [],
 ): RequirementEntry {
   const from = new Map<string, { frameworkId: string; requirementId: string }>();
   for (const why of row.justifications) {
@@ -85,6 +93,7 @@ function entryOf(
     evidenceCount: record?.evidenceCount ?? 0,
     evidenceExpired: record?.evidenceExpired ?? false,
     evidence: record?.evidence ?? [],
+    ...(caps.length ? { findings: findingsOf(caps) } : {}),
   };
 }
 
@@ -123,9 +132,16 @@ export async function requirementsOf(
   const framework = requireFramework(analysis.library, frameworkId);
   const { records, validUntil } = await readRecordViews(em, orgId, frameworkId);
   const byId = new Map(records.map((record) => [record.requirementId, record]));
+  const capsById = new Map<string, RequirementCap[]>();
+  for (const cap of await readCaps(em, orgId)) {
+    if (cap.frameworkId === frameworkId)
+      capsById.set(cap.requirementId, [...(capsById.get(cap.requirementId) ?? []), cap]);
+  }
   const rows = analysis.coverage.forFramework(frameworkId);
   const requirements = framework.requirements
-    .map((requirement, index) => entryOf(requirement, rows[index], byId.get(requirement.id), false))
+    .map((requirement, index) =>
+      entryOf(requirement, rows[index], byId.get(requirement.id), false, capsById.get(requirement.id)),
+    )
     .filter(
       (entry) =>
         (filter.status === undefined || entry.status === filter.status) &&
@@ -146,7 +162,8 @@ export async function getRequirement(
   const { requirement } = requireRequirement(analysis.library, frameworkId, requirementId);
   const row = analysis.coverage.get(frameworkId, requirementId) as RequirementCoverage;
   const { records } = await readRecordViews(em, orgId, frameworkId, { requirementId });
-  return entryOf(requirement, row, records[0], true);
+  const caps = await readCaps(em, orgId, { frameworkId, requirementId });
+  return entryOf(requirement, row, records[0], true, caps);
 }
 
 async function judge(

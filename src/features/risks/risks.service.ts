@@ -3,6 +3,7 @@ import canonicalize from 'canonicalize';
 import type { Em } from '../../platform/db/database.js';
 import { badRequest, resourceNotFound } from '../../platform/errors.js';
 import type { Ready } from '../../platform/ready.js';
+import { bodyInstant, parseInstant } from '../../platform/time.js';
 import { effectiveStatus } from '../../records/score.js';
 import type {
   AcceptanceState,
@@ -319,6 +320,20 @@ async function resolveNames(
   return { systemIds };
 }
 
+/** The input with its dates checked and normalized (`400` naming a date out of range). */
+const withInstants = <T extends Partial<RiskInput>>(input: T): T => ({
+  ...input,
+  ...(input.reviewDate !== undefined ? { reviewDate: bodyInstant(input.reviewDate, 'body.reviewDate') } : {}),
+  ...(input.treatment
+    ? {
+        treatment: {
+          ...input.treatment,
+          dueDate: bodyInstant(input.treatment.dueDate, 'body.treatment.dueDate'),
+        },
+      }
+    : {}),
+});
+
 const valuesOf = (input: RiskInput, systemIds: string[]): RiskValues => ({
   title: input.title,
   description: input.description ?? null,
@@ -340,6 +355,7 @@ export async function createRisk(
   createdBy: string,
   resolveSystem: ResolveSystem,
 ): Promise<RiskView> {
+  input = withInstants(input);
   const { systemIds } = await resolveNames(em, orgId, input, resolveSystem);
   const riskId = `risk_${randomBytes(9).toString('base64url')}`;
   await insertRisk(em, { riskId, orgId, createdBy, ...valuesOf(input, systemIds) }, new Date());
@@ -354,6 +370,7 @@ export async function changeRisk(
   change: Partial<RiskInput>,
   resolveSystem: ResolveSystem,
 ): Promise<RiskView> {
+  change = withInstants(change);
   await em.transactional(async (tx) => {
     const current = await selectRisk(tx, orgId, riskId, { forUpdate: true });
     if (!current) throw resourceNotFound('Risk', { riskId });
@@ -387,7 +404,7 @@ export async function acceptRisk(
   input: { justification: string; expiresAt: string },
   acceptedBy: { userId: string; email: string; name: string },
 ): Promise<AcceptanceView> {
-  if (Date.parse(input.expiresAt) <= Date.now()) {
+  if (parseInstant(input.expiresAt, 'body.expiresAt').getTime() <= Date.now()) {
     throw badRequest('expiresAt must be in the future', {
       fields: [{ field: 'body.expiresAt', message: 'in the past' }],
     });

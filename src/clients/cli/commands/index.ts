@@ -14,6 +14,7 @@ import { registerFrameworksCommand } from './frameworks.command.js';
 import { registerFrameworkStatusCommand } from './frameworks-status.command.js';
 import { registerGapsCommand } from './gaps.command.js';
 import { registerHistoryCommand } from './history.command.js';
+import { registerImpactAssessmentCommands } from './impact-assessments.command.js';
 import { registerImportCommand } from './import.command.js';
 import { registerKeyCommands } from './keys.command.js';
 import { registerMappingCommands } from './mappings.command.js';
@@ -60,6 +61,7 @@ export function registerCommands(program: Command, cli: Cli): void {
   registerHistoryCommand(program, cli);
   registerSnapshotCommands(program, cli);
   registerSystemCommands(program, cli);
+  registerImpactAssessmentCommands(program, cli);
   registerExportCommands(program, cli);
   registerSidecarCommands(program, cli);
   registerAttestationCommands(program, cli);

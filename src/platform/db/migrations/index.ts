@@ -14,6 +14,8 @@ import { Migration20261125000100RequirementEvidencePieces } from './Migration202
 import { Migration20261128000100AttestationEvidenceExpiry } from './Migration20261128000100AttestationEvidenceExpiry.js';
 import { Migration20261128000200People } from './Migration20261128000200People.js';
 import { Migration20261128000300Risks } from './Migration20261128000300Risks.js';
+import { Migration20261128000500ImpactAssessments } from './Migration20261128000500ImpactAssessments.js';
+import { Migration20261128000600Management } from './Migration20261128000600Management.js';
 
 /** Every migration, in the order of its name. Listed explicitly so the same set runs from source, tests and builds. */
 export const migrations = [
@@ -33,4 +35,6 @@ export const migrations = [
   Migration20261128000100AttestationEvidenceExpiry,
   Migration20261128000200People,
   Migration20261128000300Risks,
+  Migration20261128000500ImpactAssessments,
+  Migration20261128000600Management,
 ];

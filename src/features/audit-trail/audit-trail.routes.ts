@@ -5,7 +5,12 @@ import type { Em } from '../../platform/db/database.js';
 import { badRequest } from '../../platform/errors.js';
 import { parseInstant } from '../../platform/time.js';
 import { errorResponses } from '../../shared/schemas.js';
-import { AuditLogSchema, AuditOrgParams, AuditQuery, AuditVerificationSchema } from './audit.schemas.js';
+import {
+  AuditLogSchema,
+  AuditOrgParams,
+  AuditQuery,
+  AuditVerificationSchema,
+} from './audit-trail.schemas.js';
 
 const TAG = 'audit';
 
@@ -49,7 +54,7 @@ const LOG_DESCRIPTION =
   '`nextCursor` pages on. `action` filters one action (`requirement.updated`) or, ending in a dot, a family (`member.`).';
 
 /** An org's audit trail (under the org scope): owners, auditors and platform administrators read it. */
-export const auditRoutes: FeatureRoutes = async function auditRoutes(app, { ctx }) {
+export const auditTrailRoutes: FeatureRoutes = async function auditTrailRoutes(app, { ctx }) {
   app.get(
     '/orgs/:orgId/audit-log',
     {
@@ -85,7 +90,7 @@ export const auditRoutes: FeatureRoutes = async function auditRoutes(app, { ctx 
 };
 
 /** The platform's log: sign-ins, failed sign-ins, sign-outs, people, shared frameworks and edges (admin). */
-export const platformAuditRoutes: FeatureRoutes = async function platformAuditRoutes(app, { ctx }) {
+export const platformAuditTrailRoutes: FeatureRoutes = async function platformAuditTrailRoutes(app, { ctx }) {
   app.get(
     '/audit-log',
     {
