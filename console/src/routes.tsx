@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Session } from './ui';
+import { AssessmentsView, AssessmentView } from './views/assessments';
 import { AttestationsView } from './views/attestations';
 import { AuditTrailView } from './views/audit';
 import { ConflictsView, CoverageView, SearchView } from './views/cte';
@@ -44,6 +45,12 @@ export const ROUTES: readonly Route[] = [
     id: 'risks',
     name: 'AI risks',
     page: ([riskId]) => (riskId ? <RiskView key={riskId} riskId={riskId} /> : <RisksView />),
+  },
+  {
+    id: 'assessments',
+    name: 'Impact assessments',
+    page: ([assessmentId]) =>
+      assessmentId ? <AssessmentView key={assessmentId} assessmentId={assessmentId} /> : <AssessmentsView />,
   },
   { id: 'snapshots', name: 'Snapshots', page: () => <SnapshotsView /> },
   { id: 'exports', name: 'Exports', page: () => <ExportsView /> },

@@ -5,6 +5,7 @@ import { riskHref, systemHref } from '../links';
 import { useRisks } from '../resources/risks';
 import { changeAiSystem, useAiSystem } from '../resources/systems';
 import { Badge, Field, label, Scroll, Show, useAction, useSession, when } from '../ui';
+import { SystemAssessments } from './assessments';
 
 /** One AI system: what it is, its risks, and its impact assessments. */
 export function SystemView({ systemId }: { systemId: string }) {
@@ -42,9 +43,10 @@ export function SystemView({ systemId }: { systemId: string }) {
                   <dd>{when(s.updatedAt)}</dd>
                 </dl>
               </section>
-              <SystemChange key={s.updatedAt} system={s} />
+              <SystemChange system={s} />
             </div>
             <SystemRisks systemId={s.systemId} />
+            <SystemAssessments system={s} />
           </>
         )}
       </Show>
