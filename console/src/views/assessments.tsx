@@ -355,6 +355,9 @@ function Workflow({ assessment: a }: { assessment: ImpactAssessment }) {
   const session = useSession();
   const act = useAction();
   const [unanswered, setUnanswered] = useState<{ questionId: string; text: string }[]>([]);
+  // A saved draft may answer what was missing: the list is of the last refused submission only.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: cleared whenever the assessment changes
+  useEffect(() => setUnanswered([]), [a.updatedAt]);
   const submitter = a.submittedBy?.type === 'user' && a.submittedBy.id === session.person?.userId;
   return (
     <section className="card" aria-labelledby="workflow-heading" data-testid="workflow">

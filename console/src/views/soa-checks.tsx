@@ -1,8 +1,10 @@
 import type { ReactNode } from 'react';
-import { frameworkHref, riskHref } from '../links';
+import { assessmentHref, frameworkHref, riskHref, systemHref } from '../links';
 import { type SoaCheck, useSoaChecks } from '../resources/risks';
+import { useAiSystems } from '../resources/systems';
 import { Badge, label, Scroll, Show } from '../ui';
 
+const ALL_SYSTEMS = { riskLevel: '', lifecycleStage: '' };
 const SEVERITY_ORDER = ['critical', 'high', 'medium', 'low', 'info'];
 const rank = (severity: string) => {
   const index = SEVERITY_ORDER.indexOf(severity);
@@ -10,7 +12,7 @@ const rank = (severity: string) => {
 };
 
 /** What a check is about, each linked where the console has a page for it. */
-function Subject({ check }: { check: SoaCheck }) {
+function Subject({ check, systems }: { check: SoaCheck; systems: Map<string, string> }) {
   const parts: { key: string; node: ReactNode }[] = [];
   if (check.controlId)
     parts.push({
@@ -18,8 +20,13 @@ function Subject({ check }: { check: SoaCheck }) {
       node: <a href={frameworkHref('iso-42001', check.controlId)}>{check.controlId}</a>,
     });
   if (check.riskId) parts.push({ key: 'risk', node: <a href={riskHref(check.riskId)}>the risk</a> });
-  if (check.systemId) parts.push({ key: 'system', node: `AI system ${check.systemId}` });
-  if (check.assessmentId) parts.push({ key: 'assessment', node: `assessment ${check.assessmentId}` });
+  if (check.systemId)
+    parts.push({
+      key: 'system',
+      node: <a href={systemHref(check.systemId)}>{systems.get(check.systemId) ?? 'the AI system'}</a>,
+    });
+  if (check.assessmentId)
+    parts.push({ key: 'assessment', node: <a href={assessmentHref(check.assessmentId)}>the assessment</a> });
   if (parts.length === 0) return <>—</>;
   return (
     <>
@@ -40,6 +47,8 @@ function Subject({ check }: { check: SoaCheck }) {
  */
 export function SoaChecksPanel() {
   const checks = useSoaChecks();
+  const systems = useAiSystems(ALL_SYSTEMS);
+  const names = new Map((systems.data?.systems ?? []).map((s) => [s.systemId, s.name]));
   if (checks.data === null) return null;
   return (
     <section className="card" aria-labelledby="soa-checks-heading" data-testid="soa-checks">
@@ -81,7 +90,7 @@ export function SoaChecksPanel() {
                         <td>{label(check.kind)}</td>
                         <td>{check.message}</td>
                         <td>
-                          <Subject check={check} />
+                          <Subject check={check} systems={names} />
                         </td>
                       </tr>
                     ))}
