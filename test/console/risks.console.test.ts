@@ -449,13 +449,30 @@ describe('AI risks in the web console', { timeout: 90_000 }, () => {
       await expect.poll(() => page.getByTestId('soa-checks').count()).toBe(0);
     } else {
       expect(probe.status).toBe(200);
-      const { checks } = (await probe.json()) as { checks: { kind: string; riskId?: string }[] };
+      const { checks } = (await probe.json()) as {
+        checks: { kind: string; severity: string; message: string; riskId?: string; systemId?: string }[];
+      };
       const panel = page.getByTestId('soa-checks');
       await expect.poll(() => panel.locator('tbody tr').count()).toBe(checks.length);
-      const open = checks.find((c) => c.kind === 'risk_without_treatment');
+      // The open risk, the withdrawn acceptance, the high-risk system without an approved assessment.
+      const prompt = await riskNamed('Prompt injection');
+      const open = checks.find((c) => c.kind === 'risk_without_treatment' && c.riskId === prompt.riskId)!;
       expect(open).toBeDefined();
-      await panel.locator('tr[data-kind="risk_without_treatment"]').first().waitFor();
+      const leak = await riskNamed('Training data leakage');
+      expect(checks).toContainEqual(
+        expect.objectContaining({ kind: 'needs_acceptance', riskId: leak.riskId }),
+      );
+      const unassessed = checks.find((c) => c.kind === 'system_without_impact_assessment')!;
+      expect(unassessed.systemId).toBe(screenerId);
+      const system = panel.locator('tr[data-kind="system_without_impact_assessment"]');
+      await system.getByText(unassessed.message).waitFor();
+      await system.getByRole('link', { name: 'CV screener' }).waitFor();
       expect(await axeViolations(page)).toEqual([]);
+      await screenshot(page, 'soa-checks.png');
+      const row = panel.locator('tr[data-kind="risk_without_treatment"]', { hasText: open.message });
+      await row.getByText(open.severity, { exact: true }).waitFor();
+      await row.getByRole('link', { name: 'the risk' }).click();
+      await page.getByRole('heading', { name: 'Prompt injection', level: 1 }).waitFor();
     }
     expect(errors).toEqual([]);
     await context.close();

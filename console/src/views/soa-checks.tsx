@@ -51,7 +51,7 @@ export function SoaChecksPanel() {
   const names = new Map((systems.data?.systems ?? []).map((s) => [s.systemId, s.name]));
   if (checks.data === null) return null;
   return (
-    <section className="card" aria-labelledby="soa-checks-heading" data-testid="soa-checks">
+    <section className="card soa-checks" aria-labelledby="soa-checks-heading" data-testid="soa-checks">
       <h2 id="soa-checks-heading">Checks</h2>
       <Show loaded={checks}>
         {(result) => {
