@@ -22,6 +22,7 @@ const FEATURE_ORDER = [
   'risks',
   'impact-assessments',
   'audits',
+  'reviews',
   'agenda',
   'exports',
   'health',

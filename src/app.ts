@@ -34,6 +34,7 @@ import { memberRoutes } from './features/members/members.routes.js';
 import { orgScope } from './features/orgs/org-scope.js';
 import { orgRoutes, orgSummaryRoutes } from './features/orgs/orgs.routes.js';
 import { requirementRoutes } from './features/requirements/requirements.routes.js';
+import { reviewRoutes } from './features/reviews/reviews.routes.js';
 import { riskRoutes } from './features/risks/risks.routes.js';
 import { sidecarKeyRoutes } from './features/sidecars/sidecar-keys.routes.js';
 import { OrgReadCache } from './platform/cache/org-read-cache.js';
@@ -243,6 +244,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           await org.register(attestationRoutes, { ctx });
           await org.register(riskRoutes, { ctx });
           await org.register(auditRoutes, { ctx });
+          await org.register(reviewRoutes, { ctx });
           await org.register(agendaRoutes, { ctx });
           await org.register(exportRoutes, { ctx });
         }),

@@ -9,6 +9,7 @@ import { selectFindings } from '../audits/audits.store.js';
 import type { CachedAnalysis } from '../cte/analysis.service.js';
 import { selectDatedEvidence } from '../evidence/evidence.store.js';
 import { selectAssessmentPage } from '../impact-assessments/impact-assessments.store.js';
+import { datedDecisions } from '../reviews/reviews.service.js';
 import { registerOf } from '../risks/risks.service.js';
 
 export { DUE_KINDS, type DueKind };
@@ -96,6 +97,14 @@ const SOURCES: Source[] = [
         title: `Corrective action for ${finding.kind.replace('_', ' ')}: ${finding.description.slice(0, 120)}`,
         resource: { type: 'finding', id: finding.findingId },
       })),
+  async (em, orgId) =>
+    (await datedDecisions(em, orgId)).map((decision) => ({
+      kind: 'decision_due' as const,
+      dueAt: decision.dueDate as string,
+      ...withOwner(decision.owner),
+      title: `Management-review decision: ${decision.text.slice(0, 120)}`,
+      resource: { type: 'management-review', id: `${decision.reviewId}#${decision.index}` },
+    })),
 ];
 
 export interface Agenda {
