@@ -1,4 +1,4 @@
-import { orgPath, riskPath } from '../../../src/clients/api-client/paths.js';
+import { orgPath, riskPath, soaChecksPath } from '../../../src/clients/api-client/paths.js';
 import type { RiskState, TreatmentOption } from '../../../src/shared/vocabulary.js';
 import type { Risk, RiskAcceptance, RiskCriteria, RiskList, RiskSummary } from '../api';
 import { ApiError, filled } from '../api';
@@ -88,7 +88,10 @@ export const acceptRisk = (
 export const withdrawAcceptance = (session: Session, riskId: string) =>
   session.api.delete(riskPath(session.orgId, riskId, '/acceptance'));
 
-/** One finding of the Statement of Applicability's consistency checks (`GET /orgs/{orgId}/soa/checks`). */
+/**
+ * One finding of the Statement of Applicability's consistency checks, as the contract states it (the server's
+ * schema module brings the SoA renderers into the bundle's type check, so the console states the shape here).
+ */
 export interface SoaCheck {
   kind: string;
   severity: string;
@@ -99,6 +102,11 @@ export interface SoaCheck {
   assessmentId?: string;
 }
 
+export interface SoaChecks {
+  orgId: string;
+  checks: SoaCheck[];
+}
+
 /**
  * The SoA's checks, or null where the daemon does not offer them (an older daemon: `404 NOT_FOUND`) or the
  * key or person may not read them: the console then shows no panel.
@@ -107,12 +115,10 @@ export const useSoaChecks = () => {
   const { api, orgId } = useSession();
   return useLoad(
     () =>
-      api
-        .get<{ orgId: string; checks: SoaCheck[] }>(orgPath(orgId, '/soa/checks'))
-        .catch((error: unknown) => {
-          if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return null;
-          throw error;
-        }),
+      api.get<SoaChecks>(soaChecksPath(orgId)).catch((error: unknown) => {
+        if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return null;
+        throw error;
+      }),
     [orgId],
   );
 };
