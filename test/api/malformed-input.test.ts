@@ -186,6 +186,7 @@ describe.each(dbKinds)('malformed input on %s', (kind) => {
       auditId: 'aud-none',
       findingId: 'fnd-none',
       reviewId: 'rev-none',
+      impactIndex: '0',
       assessmentId: 'ia-none',
       templateId: 'gdpr-dpia',
     };
