@@ -51,7 +51,7 @@ interface Template {
 interface Assessment {
   state: string;
   answers: Record<string, unknown>;
-  impacts: unknown[];
+  impacts: { riskId?: string }[];
   approvedBy: { name: string } | null;
   contentHash: string | null;
 }
@@ -59,6 +59,8 @@ interface Assessment {
 interface Risk {
   riskId: string;
   title: string;
+  likelihood: number;
+  impact: number;
   state: string;
   systemIds: string[];
   residual: { score: number; level: string };
@@ -547,6 +549,19 @@ describe('AI risks in the web console', { timeout: 90_000 }, () => {
         riskId: prompt.riskId,
       },
     ]);
+    // A second impact, once saved, is raised into the register as a new risk of the system, rated by it.
+    await form.getByRole('button', { name: 'Add impact' }).click();
+    const another = form.getByTestId('impact').nth(1);
+    await another.getByLabel('What may happen').fill('Wrong refund promises to customers');
+    await another.getByLabel('Likelihood').selectOption('2');
+    await form.getByRole('button', { name: 'Save draft' }).click();
+    await expect.poll(async () => (await read()).impacts.length).toBe(2);
+    await another.getByRole('button', { name: 'Raise impact 2 as a new risk' }).click();
+    await form.getByText('Impact 2 raised as a risk').waitFor();
+    const raised = await riskNamed('Wrong refund promises to customers');
+    expect(raised).toMatchObject({ likelihood: 2, impact: 3, state: 'open' });
+    expect((await read()).impacts[1]).toMatchObject({ riskId: raised.riskId });
+    await expect.poll(() => another.getByLabel('Raised as risk').inputValue()).toBe(raised.riskId);
     // The refused submission (400) is an answer the page shows, not a failure of the page.
     expect(key.errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
     await key.context.close();

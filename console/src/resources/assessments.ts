@@ -7,6 +7,7 @@ import type {
   ImpactAssessment,
   ImpactAssessmentPage,
   ImpactAssessmentTemplateList,
+  Risk,
   SystemImpactAssessmentList,
 } from '../api';
 import { filled } from '../api';
@@ -61,12 +62,22 @@ export const saveAssessment = (
 ) => session.api.put<ImpactAssessment>(impactAssessmentPath(session.orgId, assessmentId), body);
 
 export const submitAssessment = (session: Session, assessmentId: string) =>
-  session.api.post<ImpactAssessment>(impactAssessmentPath(session.orgId, assessmentId, '/submit'), {});
+  session.api.post<ImpactAssessment>(impactAssessmentPath(session.orgId, assessmentId, '/submit'), undefined);
 
 /** Approves a submitted assessment: a signed-in approver or owner other than the person who submitted it. */
 export const approveAssessment = (session: Session, assessmentId: string) =>
-  session.api.post<ImpactAssessment>(impactAssessmentPath(session.orgId, assessmentId, '/approve'), {});
+  session.api.post<ImpactAssessment>(
+    impactAssessmentPath(session.orgId, assessmentId, '/approve'),
+    undefined,
+  );
 
 /** A new draft of an approved assessment, one version up, with its answers copied. */
 export const reviseAssessment = (session: Session, assessmentId: string) =>
-  session.api.post<ImpactAssessment>(impactAssessmentPath(session.orgId, assessmentId, '/revise'), {});
+  session.api.post<ImpactAssessment>(impactAssessmentPath(session.orgId, assessmentId, '/revise'), undefined);
+
+/** Raises an impact (counted from 0) into the risk register; a draft's impact is linked to the new risk. */
+export const raiseImpactRisk = (session: Session, assessmentId: string, impactIndex: number) =>
+  session.api.post<Risk>(
+    impactAssessmentPath(session.orgId, assessmentId, `/impacts/${impactIndex}/risk`),
+    undefined,
+  );

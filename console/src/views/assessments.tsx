@@ -1,11 +1,12 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import type { AiSystem, ImpactAssessment, ImpactAssessmentTemplate } from '../api';
+import type { AiSystem, ImpactAssessment, ImpactAssessmentTemplate, Risk } from '../api';
 import { ApiError } from '../api';
-import { assessmentHref, frameworkHref, systemHref } from '../links';
+import { assessmentHref, frameworkHref, riskHref, systemHref } from '../links';
 import {
   type AnswerValue,
   approveAssessment,
   type Impact,
+  raiseImpactRisk,
   reviseAssessment,
   saveAssessment,
   startAssessment,
@@ -471,41 +472,69 @@ function ReadAnswers({ assessment, template }: { assessment: ImpactAssessment; t
         </div>
       ))}
       <h3>Impacts</h3>
-      <ImpactList impacts={assessment.impacts} />
+      <ImpactList assessment={assessment} />
     </section>
   );
 }
 
-function ImpactList({ impacts }: { impacts: Impact[] }) {
+/** The recorded impacts; each links the risk it raised, or (for writers) raises one. */
+function ImpactList({ assessment }: { assessment: ImpactAssessment }) {
+  const session = useSession();
+  const raise = useAction();
+  const { impacts } = assessment;
   if (impacts.length === 0) return <p>No impact recorded.</p>;
   return (
-    <Scroll>
-      <table data-testid="impacts">
-        <thead>
-          <tr>
-            <th scope="col">Affected</th>
-            <th scope="col">Impact</th>
-            <th scope="col">Rights</th>
-            <th scope="col">Likelihood × severity</th>
-            <th scope="col">Mitigation</th>
-          </tr>
-        </thead>
-        <tbody>
-          {impacts.map((impact, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: impacts have no id; the list is shown as stored
-            <tr key={index}>
-              <td>{impact.affected}</td>
-              <td>{impact.description}</td>
-              <td>{impact.rights?.join(', ') || '—'}</td>
-              <td className="num">
-                {impact.likelihood} × {impact.severity}
-              </td>
-              <td>{impact.mitigation ?? '—'}</td>
+    <>
+      <Scroll>
+        <table data-testid="impacts">
+          <thead>
+            <tr>
+              <th scope="col">Affected</th>
+              <th scope="col">Impact</th>
+              <th scope="col">Rights</th>
+              <th scope="col">Likelihood × severity</th>
+              <th scope="col">Mitigation</th>
+              <th scope="col">Risk</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </Scroll>
+          </thead>
+          <tbody>
+            {impacts.map((impact, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: impacts have no id; the list is shown as stored
+              <tr key={index}>
+                <td>{impact.affected}</td>
+                <td>{impact.description}</td>
+                <td>{impact.rights?.join(', ') || '—'}</td>
+                <td className="num">
+                  {impact.likelihood} × {impact.severity}
+                </td>
+                <td>{impact.mitigation ?? '—'}</td>
+                <td>
+                  {impact.riskId ? (
+                    <a href={riskHref(impact.riskId)}>the risk</a>
+                  ) : session.can.write ? (
+                    <button
+                      type="button"
+                      disabled={raise.busy}
+                      onClick={() =>
+                        raise.run(
+                          () => raiseImpactRisk(session, assessment.assessmentId, index),
+                          'Risk raised',
+                        )
+                      }
+                    >
+                      Raise impact {index + 1} as a risk
+                    </button>
+                  ) : (
+                    '—'
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Scroll>
+      {raise.message}
+    </>
   );
 }
 
@@ -531,6 +560,14 @@ const impactForm = (impact: Impact, key: number): ImpactForm => ({
   riskId: impact.riskId ?? '',
 });
 
+/** Whether an impact of the form is the one saved at its place: only a saved impact can be raised as a risk. */
+const isSaved = (form: ImpactForm, saved: Impact | undefined) =>
+  saved !== undefined &&
+  saved.affected === form.affected &&
+  saved.description === form.description &&
+  saved.likelihood === Number(form.likelihood) &&
+  saved.severity === Number(form.severity);
+
 const impactOf = (form: ImpactForm): Impact => {
   const rights = form.rights
     .split(',')
@@ -553,6 +590,7 @@ function AnswerForm({ assessment, template }: { assessment: ImpactAssessment; te
   const save = useAction();
   const [answers, setAnswers] = useState<Answers>(() => ({ ...assessment.answers }));
   const [impacts, setImpacts] = useState<ImpactForm[]>(() => assessment.impacts.map(impactForm));
+  const raise = useAction();
   const next = useRef(assessment.impacts.length);
   const risks = useRisks({ state: '', level: '', systemId: assessment.systemId });
   const set = (questionId: string, value: AnswerValue | undefined) =>
@@ -699,12 +737,33 @@ function AnswerForm({ assessment, template }: { assessment: ImpactAssessment; te
                 />
               )}
             </Field>
-            <button
-              type="button"
-              onClick={() => setImpacts((previous) => previous.filter((i) => i.key !== impact.key))}
-            >
-              Remove impact {index + 1}
-            </button>
+            <div className="buttons">
+              <button
+                type="button"
+                onClick={() => setImpacts((previous) => previous.filter((i) => i.key !== impact.key))}
+              >
+                Remove impact {index + 1}
+              </button>
+              {!impact.riskId && isSaved(impact, assessment.impacts[index]) ? (
+                <button
+                  type="button"
+                  disabled={raise.busy}
+                  onClick={async () => {
+                    let risk: Risk | undefined;
+                    const ok = await raise.run(
+                      async () => {
+                        risk = await raiseImpactRisk(session, assessment.assessmentId, index);
+                      },
+                      `Impact ${index + 1} raised as a risk`,
+                    );
+                    // The server linked the draft's impact; the form keeps the link for the next save.
+                    if (ok && risk) setImpact(impact.key, { riskId: risk.riskId });
+                  }}
+                >
+                  Raise impact {index + 1} as a new risk
+                </button>
+              ) : null}
+            </div>
           </fieldset>
         ))}
         <button
@@ -729,6 +788,7 @@ function AnswerForm({ assessment, template }: { assessment: ImpactAssessment; te
           Add impact
         </button>
       </fieldset>
+      {raise.message}
       <div className="buttons">
         <button type="submit" disabled={save.busy}>
           Save draft
