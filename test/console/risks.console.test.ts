@@ -574,6 +574,10 @@ describe('AI risks in the web console', { timeout: 90_000 }, () => {
     await adaFlow.getByText('You submitted it: a second person').waitFor();
     expect(await adaFlow.getByRole('button', { name: 'Approve' }).count()).toBe(0);
     await ada.page.getByTestId('answers').getByText(`3 · ${scale.options![2]}`).waitFor();
+    // Both impacts link the risk each raised.
+    await expect
+      .poll(() => ada.page.getByTestId('impacts').getByRole('link', { name: 'the risk' }).count())
+      .toBe(2);
     expect(ada.errors).toEqual([]);
     await ada.context.close();
 

@@ -481,6 +481,8 @@ function ReadAnswers({ assessment, template }: { assessment: ImpactAssessment; t
 function ImpactList({ assessment }: { assessment: ImpactAssessment }) {
   const session = useSession();
   const raise = useAction();
+  // Only a draft's impact keeps the link to the risk it raised: here the page remembers it.
+  const [raised, setRaised] = useState<Record<number, string>>({});
   const { impacts } = assessment;
   if (impacts.length === 0) return <p>No impact recorded.</p>;
   return (
@@ -509,17 +511,17 @@ function ImpactList({ assessment }: { assessment: ImpactAssessment }) {
                 </td>
                 <td>{impact.mitigation ?? '—'}</td>
                 <td>
-                  {impact.riskId ? (
-                    <a href={riskHref(impact.riskId)}>the risk</a>
+                  {impact.riskId || raised[index] ? (
+                    <a href={riskHref(impact.riskId ?? raised[index])}>the risk</a>
                   ) : session.can.write ? (
                     <button
                       type="button"
                       disabled={raise.busy}
                       onClick={() =>
-                        raise.run(
-                          () => raiseImpactRisk(session, assessment.assessmentId, index),
-                          'Risk raised',
-                        )
+                        raise.run(async () => {
+                          const risk = await raiseImpactRisk(session, assessment.assessmentId, index);
+                          setRaised((previous) => ({ ...previous, [index]: risk.riskId }));
+                        }, 'Risk raised')
                       }
                     >
                       Raise impact {index + 1} as a risk
