@@ -179,6 +179,8 @@ describe.each(dbKinds)('malformed input on %s', (kind) => {
       findingId: 'fnd-none',
       assessmentId: 'ia-none',
       templateId: 'gdpr-dpia',
+      documentId: 'doc-none',
+      versionId: 'ver-none',
     };
     const urlOf = (path: string) =>
       path.replace(/\{(\w+)\}/g, (_, name: string) => {

@@ -623,6 +623,21 @@ describe.each(dbKinds)('documents on %s', (kind) => {
       ]);
     });
 
+    it('refuses a diff of versions too different to compare (400 diff_too_large)', async () => {
+      const documentId = await newDocument({ title: 'Register', kind: 'record' });
+      const lines = (prefix: string) =>
+        Array.from({ length: 2_001 }, (_, i) => `${prefix} entry ${i}`).join('\n');
+      const first = await published(documentId, { content: lines('old') });
+      const next = await draft(documentId, { content: lines('new'), changelog: 'Rewritten' });
+      expect(next.statusCode, next.body).toBe(201);
+      const res = await t.request({
+        method: 'GET',
+        url: `${ORG}/documents/${documentId}/versions/${next.json().versionId}/diff?against=${first.versionId}`,
+      });
+      expect(res.statusCode, res.body.slice(0, 300)).toBe(400);
+      expect(res.json().error.details.reason).toBe('diff_too_large');
+    });
+
     it('lists a page of documents, next review soonest first, filtered by kind and owner', async () => {
       const org = '/api/v1/orgs/listing';
       await t.createOrg('listing');

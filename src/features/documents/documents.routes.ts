@@ -289,7 +289,8 @@ export const documentRoutes: FeatureRoutes = async function documentRoutes(app, 
         summary: 'What changed between two versions: a line-based unified diff from `against` to this one',
         description:
           'Compares the Markdown of each (a version kept as a file URL counts as that one line). Versions ' +
-          'that differ in more than 10,000 lines → 400 `diff_too_large`.',
+          'that differ in more than 4,000 lines added and removed (or whose diff takes over a second) → 400 ' +
+          '`diff_too_large`.',
         params: VersionParams,
         querystring: DiffQuery,
         response: { 200: VersionDiffSchema, ...errorResponses },
