@@ -23,6 +23,8 @@ const FEATURE_ORDER = [
   'impact-assessments',
   'documents',
   'audits',
+  'reviews',
+  'agenda',
   'exports',
   'health',
   'console',

@@ -8,6 +8,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { createCaches } from './caches.js';
 import type { AppContext } from './context.js';
+import { agendaRoutes } from './features/agenda/agenda.routes.js';
 import { AiSystemDirectory } from './features/ai-systems/ai-systems.directory.js';
 import { aiSystemRoutes } from './features/ai-systems/ai-systems.routes.js';
 import { attestationRoutes } from './features/attestations/attestations.routes.js';
@@ -34,6 +35,7 @@ import { memberRoutes } from './features/members/members.routes.js';
 import { orgScope } from './features/orgs/org-scope.js';
 import { orgRoutes, orgSummaryRoutes } from './features/orgs/orgs.routes.js';
 import { requirementRoutes } from './features/requirements/requirements.routes.js';
+import { reviewRoutes } from './features/reviews/reviews.routes.js';
 import { riskRoutes } from './features/risks/risks.routes.js';
 import { sidecarKeyRoutes } from './features/sidecars/sidecar-keys.routes.js';
 import { OrgReadCache } from './platform/cache/org-read-cache.js';
@@ -244,6 +246,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           await org.register(riskRoutes, { ctx });
           await org.register(documentRoutes, { ctx });
           await org.register(auditRoutes, { ctx });
+          await org.register(reviewRoutes, { ctx });
+          await org.register(agendaRoutes, { ctx });
           await org.register(exportRoutes, { ctx });
         }),
         { ctx },

@@ -68,6 +68,19 @@ export type TreatmentOption = (typeof TREATMENT_OPTIONS)[number];
 /** A risk's state: derived from its treatment, the records it lists and its acceptance; never written. */
 export const RISK_STATES = ['open', 'treating', 'treated', 'accepted', 'needs_acceptance'] as const;
 export type RiskState = (typeof RISK_STATES)[number];
+/** The kinds of dated obligation the agenda of what is due gathers. */
+export const DUE_KINDS = [
+  'evidence_expiry',
+  'risk_treatment',
+  'risk_review',
+  'acceptance_expiry',
+  'assessment_review',
+  'document_review',
+  'finding_due',
+  'decision_due',
+] as const;
+export type DueKind = (typeof DUE_KINDS)[number];
+
 /** What an internal audit may find (ISO/IEC 42001 10.2): an open major nonconformity caps its requirements. */
 export const FINDING_KINDS = [
   'major_nonconformity',

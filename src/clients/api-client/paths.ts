@@ -80,6 +80,20 @@ export const authPath = (suffix: string) => `/auth${suffix}`;
 export const sidecarKeyPath = (orgId: string, keyId?: string) =>
   orgPath(orgId, `/sidecar-keys${optional(keyId)}`);
 
+/** `/orgs/{orgId}/soa/checks`: what an auditor would catch in the Statement of Applicability. */
+export const soaChecksPath = (orgId: string) => orgPath(orgId, '/soa/checks');
+
+export const auditPath = (orgId: string, auditId?: string, suffix = '') =>
+  orgPath(orgId, `/audits${optional(auditId)}${suffix}`);
+
+export const findingPath = (orgId: string, findingId?: string) =>
+  orgPath(orgId, `/findings${optional(findingId)}`);
+
+export const reviewPath = (orgId: string, reviewId?: string, suffix = '') =>
+  orgPath(orgId, `/management-reviews${optional(reviewId)}${suffix}`);
+
+export const duePath = (orgId: string) => orgPath(orgId, '/due');
+
 /** `/orgs/{orgId}/export/{kind}`: `soa` or `oscal`. */
 export const exportPath = (orgId: string, kind: string) => orgPath(orgId, `/export/${seg(kind)}`);
 

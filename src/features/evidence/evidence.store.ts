@@ -265,3 +265,24 @@ export async function insertEvidence(tx: Em, rows: NewEvidence[]): Promise<strin
   await addEvidenceRollups(tx, [...deltas.values()]);
   return ids;
 }
+
+/**
+ * The org's evidence that expires, of the kinds people keep (documents and links; attestations are renewed by
+ * their sidecars), for the agenda of what is due.
+ */
+export async function selectDatedEvidence(
+  em: Em,
+  orgId: string,
+): Promise<
+  { evidenceId: string; frameworkId: string; requirementId: string; title: string; expiresAt: string }[]
+> {
+  const rows = await em.execute<
+    { evidenceId: string; frameworkId: string; requirementId: string; title: string; expiresAt: string }[]
+  >(
+    `select evidence_id as "evidenceId", framework_id as "frameworkId", requirement_id as "requirementId", title,
+       expires_at as "expiresAt"
+     from evidence where org_id = ? and expires_at is not null and type <> 'attestation'`,
+    [orgId],
+  );
+  return rows.map((row) => ({ ...row, expiresAt: toIso(row.expiresAt) }));
+}
