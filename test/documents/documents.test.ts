@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDocument } from '../../src/features/documents/documents.service.js';
+import { selectDocumentReviews } from '../../src/features/documents/documents.store.js';
 import { addCadence, parseCadence } from '../../src/features/documents/review-cadence.js';
 import { ADMIN_KEY, createTestApp, dbKinds, type TestApp } from '../support/app.js';
 import { addMember, signIn } from '../support/people.js';
@@ -692,6 +693,11 @@ describe.each(dbKinds)('documents on %s', (kind) => {
       ]);
       const plans = await get(`${org}/documents?kind=plan`);
       expect(plans).toMatchObject({ total: 1, documents: [{ documentId: quarterly }] });
+      // What the agenda reads: the documents with a next review, soonest first.
+      const reviews = await selectDocumentReviews(t.db.em(), 'listing');
+      expect(reviews.map((r) => r.documentId)).toEqual([monthly, quarterly, yearly]);
+      expect(reviews[0]).toMatchObject({ title: 'Monthly procedure', kind: 'procedure', owner: 'CISO' });
+      expect(reviews[0].nextReviewAt).toBe(page.documents[0].nextReviewAt);
       expect((await t.request({ method: 'GET', url: `${org}/documents?kind=memo` })).statusCode).toBe(400);
       // Another org's document is not found here.
       expect((await t.request({ method: 'GET', url: `${org}/documents/${yearly}` })).statusCode).toBe(200);

@@ -352,3 +352,21 @@ export async function appendEvidence(tx: Em, versionId: string, evidence: Eviden
     versionId,
   ]);
 }
+
+export interface DocumentReview {
+  documentId: string;
+  title: string;
+  kind: DocumentKind;
+  owner: string | null;
+  nextReviewAt: string;
+}
+
+/** The org's documents with a next review (a version published and a cadence), soonest first: for the agenda. */
+export async function selectDocumentReviews(em: Em, orgId: string): Promise<DocumentReview[]> {
+  const rows = await em.execute<DocumentReview[]>(
+    `select document_id as "documentId", title, kind, owner, next_review_at as "nextReviewAt" from documents
+     where org_id = ? and next_review_at is not null order by next_review_at, document_id`,
+    [orgId],
+  );
+  return rows.map((row) => ({ ...row, nextReviewAt: toIso(row.nextReviewAt) }));
+}
