@@ -25,6 +25,7 @@ const READ_TOOLS = [
   'list_due_assessments',
   'list_risks',
   'explain_risk_treatment',
+  'list_documents',
   'list_attestations',
   'get_epoch',
   'list_snapshots',

@@ -42,6 +42,13 @@ import type {
   SuggestionListSchema,
 } from '../../features/cte/cte.schemas.js';
 import type {
+  DocumentPageSchema,
+  DocumentSchema,
+  VersionDiffSchema,
+  VersionListSchema,
+  VersionSchema,
+} from '../../features/documents/documents.schemas.js';
+import type {
   EvidenceListSchema,
   EvidenceSchema,
   ExpiringEvidenceListSchema,
@@ -123,6 +130,11 @@ export type ImpactAssessmentTemplateList = Static<typeof TemplateListSchema>;
 export type ImpactAssessment = Static<typeof AssessmentSchema>;
 export type ImpactAssessmentPage = Static<typeof AssessmentPageSchema>;
 export type SystemImpactAssessmentList = Static<typeof SystemAssessmentListSchema>;
+export type ControlledDocument = Static<typeof DocumentSchema>;
+export type ControlledDocumentPage = Static<typeof DocumentPageSchema>;
+export type DocumentVersion = Static<typeof VersionSchema>;
+export type DocumentVersionList = Static<typeof VersionListSchema>;
+export type DocumentVersionDiff = Static<typeof VersionDiffSchema>;
 
 export type Attestation = Static<typeof AttestationSchema>;
 export type AttestationList = Static<typeof AttestationListSchema>;
@@ -165,11 +177,11 @@ export type Requirement = Static<typeof RequirementItemSchema>;
 export type RequirementEvidence = Static<typeof RequirementEvidenceSchema>;
 export type RequirementEvidenceList = Static<typeof RequirementEvidenceListSchema>;
 
-export type RiskCriteria = Static<typeof RiskCriteriaSchema>;
+export type SidecarKey = Static<typeof SidecarKeySchema>;
+export type SidecarKeyList = Static<typeof SidecarKeyListSchema>;
+
 export type Risk = Static<typeof RiskSchema>;
 export type RiskList = Static<typeof RiskListSchema>;
 export type RiskSummary = Static<typeof RiskSummarySchema>;
+export type RiskCriteria = Static<typeof RiskCriteriaSchema>;
 export type RiskAcceptance = Static<typeof AcceptanceSchema>;
-
-export type SidecarKey = Static<typeof SidecarKeySchema>;
-export type SidecarKeyList = Static<typeof SidecarKeyListSchema>;
