@@ -41,6 +41,10 @@ export const epochPath = (orgId: string, epochId: string) =>
 export const aiSystemPath = (orgId: string, systemId?: string) =>
   orgPath(orgId, `/ai-systems${optional(systemId)}`);
 
+/** The risk register: `/orgs/{orgId}/risks[/{riskId}]`, plus `/summary` or `/acceptance`. */
+export const riskPath = (orgId: string, riskId?: string, suffix = '') =>
+  orgPath(orgId, `/risks${optional(riskId)}${suffix}`);
+
 /** The impact-assessment templates (`/impact-assessment-templates[/{templateId}]`), the same for every org. */
 export const impactAssessmentTemplatePath = (templateId?: string) =>
   `/impact-assessment-templates${optional(templateId)}`;
@@ -78,6 +82,10 @@ export const auditPath = (orgId: string, auditId?: string, suffix = '') =>
 
 export const findingPath = (orgId: string, findingId?: string) =>
   orgPath(orgId, `/findings${optional(findingId)}`);
+
+/** A finding under its audit, where it changes: `/orgs/{orgId}/audits/{auditId}/findings/{findingId}[/close]`. */
+export const auditFindingPath = (orgId: string, auditId: string, findingId: string, suffix = '') =>
+  auditPath(orgId, auditId, `/findings/${seg(findingId)}${suffix}`);
 
 export const reviewPath = (orgId: string, reviewId?: string, suffix = '') =>
   orgPath(orgId, `/management-reviews${optional(reviewId)}${suffix}`);
