@@ -18,8 +18,7 @@ type Ref = { frameworkId: string; requirementId: string };
 
 const collectRef = (value: string, previous: Ref[] = []) => [...previous, parseRequirementRef(value)];
 
-const KIND_HELP =
-  'major_nonconformity (caps its requirements at in_progress while open) | minor_nonconformity | observation | opportunity';
+const KIND_HELP = 'what was found (an open major_nonconformity caps its requirements at in_progress)';
 
 /**
  * Each requirement of a finding with its live status and whether it is capped now: by this finding, or by
