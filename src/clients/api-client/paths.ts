@@ -41,7 +41,7 @@ export const epochPath = (orgId: string, epochId: string) =>
 export const aiSystemPath = (orgId: string, systemId?: string) =>
   orgPath(orgId, `/ai-systems${optional(systemId)}`);
 
-/** The risk register: `/orgs/{orgId}/risks[/{riskId}]`, plus `/summary` or `/acceptance`. */
+/** An org's AI risks: `/orgs/{orgId}/risks[/{riskId}]` (`/risks/summary` is `riskPath(orgId, 'summary')`). */
 export const riskPath = (orgId: string, riskId?: string, suffix = '') =>
   orgPath(orgId, `/risks${optional(riskId)}${suffix}`);
 
@@ -59,6 +59,16 @@ export const impactAssessmentPath = (orgId: string, assessmentId?: string, suffi
 /** `/orgs/{orgId}/ai-systems/{systemId}/impact-assessments`: a system's assessments, and where one starts. */
 export const systemImpactAssessmentPath = (orgId: string, systemId: string) =>
   `${aiSystemPath(orgId, systemId)}/impact-assessments`;
+
+/**
+ * An org's controlled documents: `/orgs/{orgId}/documents[/{documentId}]`; with a version,
+ * `/orgs/{orgId}/documents/{documentId}/versions[/{versionId}]` and a `suffix` (`/approve`, `/diff`).
+ */
+export const documentPath = (orgId: string, documentId?: string) =>
+  orgPath(orgId, `/documents${optional(documentId)}`);
+
+export const documentVersionPath = (orgId: string, documentId: string, versionId?: string, suffix = '') =>
+  `${documentPath(orgId, documentId)}/versions${optional(versionId)}${suffix}`;
 
 export const apiKeyPath = (orgId: string, keyId?: string) => orgPath(orgId, `/keys${optional(keyId)}`);
 

@@ -49,6 +49,13 @@ import type {
   SuggestionListSchema,
 } from '../../features/cte/cte.schemas.js';
 import type {
+  DocumentPageSchema,
+  DocumentSchema,
+  VersionDiffSchema,
+  VersionListSchema,
+  VersionSchema,
+} from '../../features/documents/documents.schemas.js';
+import type {
   EvidenceListSchema,
   EvidenceSchema,
   ExpiringEvidenceListSchema,
@@ -131,6 +138,11 @@ export type ImpactAssessmentTemplateList = Static<typeof TemplateListSchema>;
 export type ImpactAssessment = Static<typeof AssessmentSchema>;
 export type ImpactAssessmentPage = Static<typeof AssessmentPageSchema>;
 export type SystemImpactAssessmentList = Static<typeof SystemAssessmentListSchema>;
+export type ControlledDocument = Static<typeof DocumentSchema>;
+export type ControlledDocumentPage = Static<typeof DocumentPageSchema>;
+export type DocumentVersion = Static<typeof VersionSchema>;
+export type DocumentVersionList = Static<typeof VersionListSchema>;
+export type DocumentVersionDiff = Static<typeof VersionDiffSchema>;
 
 export type Attestation = Static<typeof AttestationSchema>;
 export type AttestationList = Static<typeof AttestationListSchema>;
@@ -173,12 +185,6 @@ export type Requirement = Static<typeof RequirementItemSchema>;
 export type RequirementEvidence = Static<typeof RequirementEvidenceSchema>;
 export type RequirementEvidenceList = Static<typeof RequirementEvidenceListSchema>;
 
-export type RiskCriteria = Static<typeof RiskCriteriaSchema>;
-export type Risk = Static<typeof RiskSchema>;
-export type RiskList = Static<typeof RiskListSchema>;
-export type RiskSummary = Static<typeof RiskSummarySchema>;
-export type RiskAcceptance = Static<typeof AcceptanceSchema>;
-
 /** Internal audits (9.2), their findings (10.2) and management reviews (9.3). */
 export type InternalAudit = Static<typeof AuditSchema>;
 export type InternalAuditList = Static<typeof AuditListSchema>;
@@ -194,3 +200,9 @@ export type DueItem = Static<typeof DueItemSchema>;
 
 export type SidecarKey = Static<typeof SidecarKeySchema>;
 export type SidecarKeyList = Static<typeof SidecarKeyListSchema>;
+
+export type Risk = Static<typeof RiskSchema>;
+export type RiskList = Static<typeof RiskListSchema>;
+export type RiskSummary = Static<typeof RiskSummarySchema>;
+export type RiskCriteria = Static<typeof RiskCriteriaSchema>;
+export type RiskAcceptance = Static<typeof AcceptanceSchema>;

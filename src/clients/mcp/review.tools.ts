@@ -214,7 +214,7 @@ export function registerReviewTools(server: McpServer, context: ToolContext): vo
           client.get<OrgFrameworkList>(frameworkPath(orgId)),
           client.get<FindingList>(findingPath(orgId)).then((list) => list.findings),
           client.get<InternalAuditList>(auditPath(orgId)).then((list) => list.audits),
-          client.get<RiskSummary>(riskPath(orgId, undefined, '/summary')),
+          client.get<RiskSummary>(riskPath(orgId, 'summary')),
           everyRisk(client, orgId),
           client.get<ManagementReviewList>(reviewPath(orgId)).then((list) => list.reviews),
           client.get<Agenda>(duePath(orgId), { limit: DUE_ITEMS }),

@@ -9,6 +9,7 @@ import { registerCheckCommand } from './check.command.js';
 import { registerConflictsCommand } from './conflicts.command.js';
 import { registerControlCommands } from './controls.command.js';
 import { registerCoverageCommand } from './coverage.command.js';
+import { registerDocumentCommands } from './documents.command.js';
 import { registerEvidenceCommands } from './evidence.command.js';
 import { registerExportCommands } from './export.command.js';
 import { registerFindingCommands } from './findings.command.js';
@@ -66,6 +67,7 @@ export function registerCommands(program: Command, cli: Cli): void {
   registerSnapshotCommands(program, cli);
   registerSystemCommands(program, cli);
   registerImpactAssessmentCommands(program, cli);
+  registerDocumentCommands(program, cli);
   registerAuditCommands(program, cli);
   registerFindingCommands(program, cli);
   registerReviewCommands(program, cli);
