@@ -31,6 +31,7 @@ const READ_TOOLS = [
   'list_snapshots',
   'export_soa_markdown',
   'audit_log',
+  'prepare_management_review',
 ];
 const WRITE_TOOLS = [
   'record_requirement_status',
