@@ -431,9 +431,7 @@ describe.each(dbKinds)('comply risks on %s', { timeout: 180_000 }, (kind) => {
       'valid until 2099-12-31 (Ada Approver)',
     );
 
-    // A change to its assessed fields makes the acceptance stale: the list says so. (The risk changed is one
-    // without AI systems: on PGlite, changing a risk with systems once the daemon's directory of systems is
-    // older than its 10 s can hang the daemon, a fault of the daemon this test is not about.)
+    // A change to its assessed fields makes the acceptance stale: the list says so.
     const typos = json<{ risks: Risk[] }>(await risks(['list', '--level', 'low', '--json'])).risks[0];
     expect(typos.systemIds).toEqual([]);
     const again = await risks(
