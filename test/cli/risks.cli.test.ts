@@ -127,6 +127,20 @@ describe.each(dbKinds)('comply risks on %s', { timeout: 180_000 }, (kind) => {
     if (configHome) rmSync(configHome, { recursive: true, force: true });
   });
 
+  it('lists the SoA checks and fails a pipeline on the severity asked', async () => {
+    // The high-risk CV screener has no approved impact assessment: a high check.
+    const listed = json<{ checks: { kind: string; severity: string }[] }>(
+      await runComply(['soa', 'checks', '--json'], keyEnv),
+    );
+    expect(listed.checks).toContainEqual(
+      expect.objectContaining({ kind: 'system_without_impact_assessment', severity: 'high' }),
+    );
+    const gated = await runComply(['soa', 'checks', '--fail-on', 'high'], keyEnv);
+    expect(gated.code).toBe(1);
+    expect(gated.stdout).toContain('system_without_impact_assessment');
+    expect((await runComply(['soa', 'checks', '--fail-on', 'nope'], keyEnv)).code).toBe(2);
+  });
+
   it('shows the criteria and changes the acceptable level', async () => {
     const shown = await risks(['criteria']);
     expect(shown.code, shown.stderr).toBe(0);

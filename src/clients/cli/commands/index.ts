@@ -34,6 +34,7 @@ import { registerSidecarCommands } from './sidecars.command.js';
 import { registerSignInCommands } from './sign-in.command.js';
 import { registerSimilarCommand } from './similar.command.js';
 import { registerSnapshotCommands } from './snapshot.command.js';
+import { registerSoaCommands } from './soa.command.js';
 import { registerSystemCommands } from './systems.command.js';
 import { registerWorkerCommand } from './worker.command.js';
 
@@ -74,6 +75,7 @@ export function registerCommands(program: Command, cli: Cli): void {
   registerFindingCommands(program, cli);
   registerReviewCommands(program, cli);
   registerExportCommands(program, cli);
+  registerSoaCommands(program, cli);
   registerSidecarCommands(program, cli);
   registerAttestationCommands(program, cli);
   registerAttestCommand(program, cli);
