@@ -23,6 +23,7 @@ const FEATURE_ORDER = [
   'impact-assessments',
   'audits',
   'agenda',
+  'notifications',
   'exports',
   'health',
   'console',

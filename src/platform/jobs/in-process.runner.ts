@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { type Config, loadConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { timedJob } from '../metrics/events.js';
 import type { JobContext, JobDefinition, JobRunner, RepeatOptions } from './jobs.js';
@@ -12,11 +13,21 @@ export class InProcessJobRunner implements JobRunner {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly active = new Map<string, number>();
   private closed = false;
+  private readonly config: Readonly<Config>;
+  private readonly followUps: JobRunner;
 
+  /**
+   * `config` is what handlers see (the defaults when not given); `jobs` queues their follow-up work (this
+   * runner when not given).
+   */
   constructor(
     private readonly db: Database,
     private readonly log: FastifyBaseLogger,
-  ) {}
+    options: { config?: Readonly<Config>; jobs?: JobRunner } = {},
+  ) {
+    this.config = options.config ?? loadConfig({});
+    this.followUps = options.jobs ?? this;
+  }
 
   private async runWithRetries<P, R>(job: JobDefinition<P, R>, payload: P): Promise<R> {
     const attempts = 1 + (job.attempts ?? 2);
@@ -26,6 +37,8 @@ export class InProcessJobRunner implements JobRunner {
         log: this.log.child({ job: job.name, attempt }),
         progress: () => {},
         attempt,
+        config: this.config,
+        jobs: this.followUps,
       };
       try {
         this.active.set(job.name, (this.active.get(job.name) ?? 0) + 1);
