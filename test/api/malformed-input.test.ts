@@ -179,6 +179,7 @@ describe.each(dbKinds)('malformed input on %s', (kind) => {
       findingId: 'fnd-none',
       assessmentId: 'ia-none',
       templateId: 'gdpr-dpia',
+      webhookId: 'wh-none',
     };
     const urlOf = (path: string) =>
       path.replace(/\{(\w+)\}/g, (_, name: string) => {
