@@ -28,6 +28,8 @@ const READ_TOOLS = [
   'list_snapshots',
   'export_soa_markdown',
   'audit_log',
+  'what_is_due',
+  'open_findings',
 ];
 const WRITE_TOOLS = [
   'record_requirement_status',

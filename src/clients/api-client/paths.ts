@@ -70,6 +70,16 @@ export const authPath = (suffix: string) => `/auth${suffix}`;
 export const sidecarKeyPath = (orgId: string, keyId?: string) =>
   orgPath(orgId, `/sidecar-keys${optional(keyId)}`);
 
+/** An org's webhooks: `/orgs/{orgId}/webhooks[/{webhookId}]` and a `suffix` (`/deliveries`). */
+export const webhookPath = (orgId: string, webhookId?: string, suffix = '') =>
+  orgPath(orgId, `/webhooks${optional(webhookId)}${suffix}`);
+
+/** What is due in an org: `/orgs/{orgId}/due`. */
+export const duePath = (orgId: string) => orgPath(orgId, '/due');
+
+/** Every finding of an org's internal audits: `/orgs/{orgId}/findings`. */
+export const orgFindingsPath = (orgId: string) => orgPath(orgId, '/findings');
+
 /** `/orgs/{orgId}/export/{kind}`: `soa` or `oscal`. */
 export const exportPath = (orgId: string, kind: string) => orgPath(orgId, `/export/${seg(kind)}`);
 

@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import type { AgendaSchema } from '../../features/agenda/agenda.schemas.js';
 import type { AiSystemListSchema, AiSystemSchema } from '../../features/ai-systems/ai-systems.schemas.js';
 import type {
   AttestationListSchema,
@@ -10,6 +11,7 @@ import type {
   AuditLogSchema,
   AuditVerificationSchema,
 } from '../../features/audit-trail/audit-trail.schemas.js';
+import type { FindingListSchema } from '../../features/audits/audits.schemas.js';
 import type { CreatedKeySchema, KeyListSchema, KeySchema } from '../../features/auth/keys.schemas.js';
 import type { MeSchema, SignedInSchema, SsoConfigSchema } from '../../features/auth/sessions.schemas.js';
 import type {
@@ -58,6 +60,12 @@ import type {
   MemberListSchema,
   MemberSchema,
 } from '../../features/members/members.schemas.js';
+import type {
+  CreatedWebhookSchema,
+  DeliveryLogSchema,
+  WebhookListSchema,
+  WebhookSchema,
+} from '../../features/notifications/notifications.schemas.js';
 import type { OrgListSchema, OrgSchema } from '../../features/orgs/orgs.schemas.js';
 import type {
   FrameworkComplianceSchema,
@@ -160,3 +168,11 @@ export type RequirementEvidenceList = Static<typeof RequirementEvidenceListSchem
 
 export type SidecarKey = Static<typeof SidecarKeySchema>;
 export type SidecarKeyList = Static<typeof SidecarKeyListSchema>;
+
+export type Agenda = Static<typeof AgendaSchema>;
+export type DueItem = Agenda['items'][number];
+export type FindingList = Static<typeof FindingListSchema>;
+export type Webhook = Static<typeof WebhookSchema>;
+export type CreatedWebhook = Static<typeof CreatedWebhookSchema>;
+export type WebhookList = Static<typeof WebhookListSchema>;
+export type DeliveryLog = Static<typeof DeliveryLogSchema>;

@@ -8,6 +8,7 @@ import { registerCheckCommand } from './check.command.js';
 import { registerConflictsCommand } from './conflicts.command.js';
 import { registerControlCommands } from './controls.command.js';
 import { registerCoverageCommand } from './coverage.command.js';
+import { registerDueCommand } from './due.command.js';
 import { registerEvidenceCommands } from './evidence.command.js';
 import { registerExportCommands } from './export.command.js';
 import { registerFrameworksCommand } from './frameworks.command.js';
@@ -30,6 +31,7 @@ import { registerSignInCommands } from './sign-in.command.js';
 import { registerSimilarCommand } from './similar.command.js';
 import { registerSnapshotCommands } from './snapshot.command.js';
 import { registerSystemCommands } from './systems.command.js';
+import { registerWebhookCommands } from './webhooks.command.js';
 import { registerWorkerCommand } from './worker.command.js';
 
 /**
@@ -62,6 +64,8 @@ export function registerCommands(program: Command, cli: Cli): void {
   registerSnapshotCommands(program, cli);
   registerSystemCommands(program, cli);
   registerImpactAssessmentCommands(program, cli);
+  registerDueCommand(program, cli);
+  registerWebhookCommands(program, cli);
   registerExportCommands(program, cli);
   registerSidecarCommands(program, cli);
   registerAttestationCommands(program, cli);
