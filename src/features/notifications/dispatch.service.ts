@@ -21,6 +21,8 @@ import {
 
 /** Events read per webhook and transaction. */
 const BATCH = 500;
+/** Jobs being queued at once: each is a round trip to the queue, each bounded in time on its own. */
+const QUEUEING_WIDTH = 16;
 /** Rounds of one dispatch: a webhook still behind after them is caught up by the next dispatch. */
 const MAX_ROUNDS = 20;
 /** A pending delivery whose next attempt is this late has lost its job (a daemon stopped): it is queued again. */
@@ -36,6 +38,23 @@ export interface DeliveryTarget {
  * no ':' in a custom id, hence the dot between webhook and event.)
  */
 export const jobIdOf = (webhookId: string, eventId: string) => `webhook.${webhookId}.${eventId}`;
+
+/** Queues the jobs, `QUEUEING_WIDTH` at a time. */
+async function queueAll(
+  jobs: JobRunner,
+  deliveryJob: JobDefinition<DeliveryTarget>,
+  targets: { target: DeliveryTarget; jobId: string }[],
+): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(QUEUEING_WIDTH, targets.length) }, async () => {
+      while (next < targets.length) {
+        const { target, jobId } = targets[next++];
+        await jobs.enqueue(deliveryJob, target, { jobId });
+      }
+    }),
+  );
+}
 
 function deliveriesOf(cursor: CursorRow, events: AuditEvent[]): NewDelivery[] {
   const wanted = new Set(cursor.events);
@@ -86,14 +105,13 @@ export async function dispatchEvents(
       const result = await handOver(em, cursor);
       if (!result) continue;
       progressed ||= result.read > 0;
-      await Promise.all(
-        result.created.map((eventId) =>
-          jobs.enqueue(
-            deliveryJob,
-            { webhookId: cursor.webhookId, eventId },
-            { jobId: jobIdOf(cursor.webhookId, eventId) },
-          ),
-        ),
+      await queueAll(
+        jobs,
+        deliveryJob,
+        result.created.map((eventId) => ({
+          target: { webhookId: cursor.webhookId, eventId },
+          jobId: jobIdOf(cursor.webhookId, eventId),
+        })),
       );
       queued += result.created.length;
     }

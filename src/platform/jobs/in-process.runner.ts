@@ -29,6 +29,21 @@ export class InProcessJobRunner implements JobRunner {
     this.followUps = options.jobs ?? this;
   }
 
+  /** Attempts waiting for a slot, per job name with a `concurrency`. */
+  private readonly waiting = new Map<string, (() => void)[]>();
+
+  /** Waits until fewer than `job.concurrency` attempts of its kind run (unbounded without one). */
+  private async slot(job: JobDefinition): Promise<void> {
+    if (job.concurrency === undefined) return;
+    while ((this.active.get(job.name) ?? 0) >= job.concurrency) {
+      await new Promise<void>((resolve) => {
+        const queue = this.waiting.get(job.name) ?? [];
+        queue.push(resolve);
+        this.waiting.set(job.name, queue);
+      });
+    }
+  }
+
   private async runWithRetries<P, R>(job: JobDefinition<P, R>, payload: P): Promise<R> {
     const attempts = 1 + (job.attempts ?? 2);
     for (let attempt = 1; ; attempt += 1) {
@@ -41,11 +56,13 @@ export class InProcessJobRunner implements JobRunner {
         jobs: this.followUps,
       };
       try {
+        await this.slot(job as JobDefinition);
         this.active.set(job.name, (this.active.get(job.name) ?? 0) + 1);
         try {
           return await timedJob(job.name, () => job.handle(payload, ctx));
         } finally {
           this.active.set(job.name, (this.active.get(job.name) ?? 1) - 1);
+          this.waiting.get(job.name)?.shift()?.();
         }
       } catch (error) {
         if (attempt >= attempts || this.closed) throw error;

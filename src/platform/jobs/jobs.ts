@@ -23,7 +23,10 @@ export interface JobDefinition<Payload = unknown, Result = unknown> {
   /** Retries after the first attempt, with exponential backoff starting at `backoffMs`. */
   attempts?: number;
   backoffMs?: number;
-  /** Jobs of this kind one worker process runs at once (I/O-bound work waits on others); else the pool's. */
+  /**
+   * Attempts of this kind one process runs at once (a worker's pool, or the daemon's in-process runner);
+   * else the pool's default, and unbounded in-process.
+   */
   concurrency?: number;
   handle(payload: Payload, ctx: JobContext): Promise<Result>;
 }
