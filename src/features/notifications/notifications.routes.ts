@@ -4,7 +4,8 @@ import type { AppContext, FeatureRoutes } from '../../context.js';
 import { TtlCache } from '../../platform/cache/ttl-cache.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
 import { principalOf } from '../auth/auth.plugin.js';
-import { webhookDispatchJob } from './notifications.jobs.js';
+import { dispatchEvents } from './dispatch.service.js';
+import { deliveryJobFor } from './notifications.jobs.js';
 import {
   CreatedWebhookSchema,
   CreateWebhookBody,
@@ -128,9 +129,10 @@ const HAS_WEBHOOKS_TTL_MS = 5000;
 
 /**
  * Wakes the dispatcher after a write to an org that has webhooks, so that a change reaches receivers within
- * moments instead of at the next scheduled dispatch. Cheap on the request path: a write whose org has no
- * webhook (known for a few seconds) costs a map lookup, and writes to one org while its dispatch is being
- * queued (or, in-process, running) coalesce into one more dispatch.
+ * moments instead of at the next scheduled dispatch. The daemon hands the org's new events over itself (a
+ * few queries; the deliveries still go through the job queue, to workers when there are some): a queue hop
+ * to a worker would only add latency. Cheap on the request path: a write whose org has no webhook (known for
+ * a few seconds) costs a map lookup, and writes to an org while its dispatch runs coalesce into one more.
  */
 export class DispatchTrigger {
   private readonly hasWebhooks = new TtlCache<string, boolean>(HAS_WEBHOOKS_TTL_MS, 10_000);
@@ -138,7 +140,7 @@ export class DispatchTrigger {
   private readonly again = new Set<string>();
   private closed = false;
 
-  constructor(private readonly ctx: Pick<AppContext, 'db' | 'jobs' | 'log'>) {}
+  constructor(private readonly ctx: Pick<AppContext, 'db' | 'jobs' | 'log' | 'config'>) {}
 
   /** A webhook of the org was added or removed here: ask again. */
   forget(orgId: string): void {
@@ -148,28 +150,33 @@ export class DispatchTrigger {
   written(orgId: string): void {
     if (this.closed) return;
     const known = this.hasWebhooks.get(orgId);
-    if (known === false) return;
+    if (known === true) this.wake(orgId);
+    else if (known === undefined) {
+      orgHasWebhooks(this.ctx.db.em(), orgId).then(
+        (has) => {
+          this.hasWebhooks.set(orgId, has);
+          if (has) this.wake(orgId);
+        },
+        (error) => this.ctx.log.warn({ err: error, orgId }, 'could not look up the org’s webhooks'),
+      );
+    }
+  }
+
+  private wake(orgId: string): void {
+    if (this.closed) return;
     if (this.running.has(orgId)) {
       this.again.add(orgId);
       return;
     }
     this.running.add(orgId);
-    void this.dispatch(orgId, known);
+    void this.dispatch(orgId);
   }
 
-  private async dispatch(orgId: string, known: boolean | undefined): Promise<void> {
+  private async dispatch(orgId: string): Promise<void> {
     try {
-      let has = known;
-      if (has === undefined) {
-        has = await orgHasWebhooks(this.ctx.db.em(), orgId);
-        this.hasWebhooks.set(orgId, has);
-      }
-      if (!has) return;
       do {
         this.again.delete(orgId);
-        // In-process the dispatch itself is awaited (so that writes meanwhile coalesce); a queue only queues it.
-        if (this.ctx.jobs.kind === 'in-process') await this.ctx.jobs.run(webhookDispatchJob, { orgId });
-        else await this.ctx.jobs.enqueue(webhookDispatchJob, { orgId });
+        await dispatchEvents(this.ctx.db.em(), this.ctx.jobs, deliveryJobFor(this.ctx.config), orgId);
       } while (this.again.has(orgId) && !this.closed);
     } catch (error) {
       this.ctx.log.warn({ err: error, orgId }, 'could not dispatch webhooks; the schedule will');

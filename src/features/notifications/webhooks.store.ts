@@ -244,8 +244,10 @@ export interface AttemptRecord {
 /** Logs an attempt and moves its delivery on: delivered, failed for good, or pending until the next attempt. */
 export async function recordAttempt(em: Em, attempt: AttemptRecord): Promise<void> {
   await em.execute(
+    // A webhook removed while its delivery was under way takes its log with it: the attempt is dropped.
     `insert into webhook_attempts (webhook_id, event_id, attempt, type, status_code, error, duration_ms, outcome, at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
+     select ?, ?, ?, ?, ?, ?, ?, ?, ? where exists (select 1 from webhooks where webhook_id = ?)
+     on conflict do nothing`,
     [
       attempt.webhookId,
       attempt.eventId,
@@ -256,6 +258,7 @@ export async function recordAttempt(em: Em, attempt: AttemptRecord): Promise<voi
       attempt.durationMs,
       attempt.outcome,
       attempt.at,
+      attempt.webhookId,
     ],
   );
   if (attempt.outcome === 'retrying') {
