@@ -271,3 +271,51 @@ describe.each(dbKinds)('webhook addresses (%s)', (kind) => {
     expect(response.json().error.message).toContain('COMPLY_WEBHOOK_ALLOW_PRIVATE');
   });
 });
+
+describe('a daemon stopping while a delivery waits for its retry', () => {
+  it('stops at once; the delivery stays pending for the next start', async () => {
+    const t = await createTestApp(dbKinds[0], {
+      env: { COMPLY_WEBHOOK_ALLOW_PRIVATE: 'true', COMPLY_WEBHOOK_BACKOFF_MS: '600000' },
+    });
+    const receiver = await new Receiver().start();
+    try {
+      await t.createOrg('acme');
+      receiver.answer(503);
+      const created = await t.request({
+        method: 'POST',
+        url: `${ORG}/webhooks`,
+        body: { url: receiver.url, events: ['risk.created'] },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      await t.request({
+        method: 'POST',
+        url: `${ORG}/risks`,
+        body: { title: 'Drift', likelihood: 2, impact: 2 },
+      });
+      await receiver.waitFor(ofType('risk.created'));
+      await expect
+        .poll(async () => {
+          const log = await t.request({
+            method: 'GET',
+            url: `${ORG}/webhooks/${created.json().webhookId}/deliveries`,
+          });
+          return log.json().deliveries.map((d: { outcome: string }) => d.outcome);
+        })
+        .toEqual(['retrying']);
+      const [pending] = await t.db
+        .em()
+        .execute<{ state: string; wait: number }[]>(
+          `select state, extract(epoch from next_attempt_at - now())::int as wait from webhook_deliveries`,
+        );
+      expect(pending.state).toBe('pending');
+      expect(pending.wait).toBeGreaterThan(500);
+      const started = Date.now();
+      await t.app.close();
+      await t.jobs.close();
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      await t.close();
+      await receiver.close();
+    }
+  });
+});

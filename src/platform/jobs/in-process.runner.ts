@@ -4,7 +4,6 @@ import type { Database } from '../db/database.js';
 import { timedJob } from '../metrics/events.js';
 import type { JobContext, JobDefinition, JobRunner, RepeatOptions } from './jobs.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The embedded default: the same handlers, run in the daemon's process with the same retry policy. */
 export class InProcessJobRunner implements JobRunner {
@@ -27,6 +26,21 @@ export class InProcessJobRunner implements JobRunner {
   ) {
     this.config = options.config ?? loadConfig({});
     this.followUps = options.jobs ?? this;
+  }
+
+  /** Retries waiting out their backoff: closing wakes them (and they give up), so it never waits that long. */
+  private readonly backingOff = new Set<() => void>();
+
+  private backOff(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.backingOff.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.backingOff.add(wake);
+    });
   }
 
   /** Attempts waiting for a slot, per job name with a `concurrency`. */
@@ -67,7 +81,8 @@ export class InProcessJobRunner implements JobRunner {
       } catch (error) {
         if (attempt >= attempts || this.closed) throw error;
         ctx.log.warn({ err: error }, 'job failed, retrying');
-        await sleep((job.backoffMs ?? 500) * 2 ** (attempt - 1));
+        await this.backOff((job.backoffMs ?? 500) * 2 ** (attempt - 1));
+        if (this.closed) throw error;
       }
     }
   }
@@ -105,6 +120,7 @@ export class InProcessJobRunner implements JobRunner {
   async close(): Promise<void> {
     this.closed = true;
     for (const timer of this.timers) clearInterval(timer);
+    for (const wake of [...this.backingOff]) wake();
     await Promise.allSettled([...this.inFlight]);
   }
 }
