@@ -23,6 +23,7 @@ import { complianceRoutes } from './features/compliance/compliance.routes.js';
 import { consoleRoutes, findConsoleDir } from './features/console/console.routes.js';
 import { controlLibraryRoutes, controlRoutes } from './features/controls/controls.routes.js';
 import { cteRoutes } from './features/cte/cte.routes.js';
+import { documentRoutes } from './features/documents/documents.routes.js';
 import { evidenceRoutes, expiringEvidenceRoutes } from './features/evidence/evidence.routes.js';
 import { exportRoutes } from './features/exports/export.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
@@ -35,6 +36,7 @@ import { registerDispatchTrigger, webhookRoutes } from './features/notifications
 import { orgScope } from './features/orgs/org-scope.js';
 import { orgRoutes, orgSummaryRoutes } from './features/orgs/orgs.routes.js';
 import { requirementRoutes } from './features/requirements/requirements.routes.js';
+import { reviewRoutes } from './features/reviews/reviews.routes.js';
 import { riskRoutes } from './features/risks/risks.routes.js';
 import { sidecarKeyRoutes } from './features/sidecars/sidecar-keys.routes.js';
 import { OrgReadCache } from './platform/cache/org-read-cache.js';
@@ -245,7 +247,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           await org.register(sidecarKeyRoutes, { ctx });
           await org.register(attestationRoutes, { ctx });
           await org.register(riskRoutes, { ctx });
+          await org.register(documentRoutes, { ctx });
           await org.register(auditRoutes, { ctx });
+          await org.register(reviewRoutes, { ctx });
           await org.register(agendaRoutes, { ctx });
           await org.register(webhookRoutes, { ctx });
           await org.register(exportRoutes, { ctx });

@@ -146,7 +146,15 @@ describe.each(dbKinds)('malformed input on %s', (kind) => {
   });
 
   it('answers JSON with X-Content-Type-Options: nosniff, errors included', async () => {
-    for (const url of ['/api/v1/orgs/acme', '/api/v1/orgs/nobody', '/healthz', '/api/v1/openapi.json']) {
+    // The last two are refused by the router before any hook runs: an undecodable path, an unknown route.
+    for (const url of [
+      '/api/v1/orgs/acme',
+      '/api/v1/orgs/nobody',
+      '/healthz',
+      '/api/v1/openapi.json',
+      '/api/v1/orgs/%E0%A4%A',
+      '/nowhere',
+    ]) {
       const res = await t.request({ method: 'GET', url });
       expect(res.headers['content-type'], url).toMatch(/json/);
       expect(res.headers['x-content-type-options'], url).toBe('nosniff');
@@ -177,8 +185,12 @@ describe.each(dbKinds)('malformed input on %s', (kind) => {
       riskId: 'risk-none',
       auditId: 'aud-none',
       findingId: 'fnd-none',
+      reviewId: 'rev-none',
+      impactIndex: '0',
       assessmentId: 'ia-none',
       templateId: 'gdpr-dpia',
+      documentId: 'doc-none',
+      versionId: 'ver-none',
       webhookId: 'wh-none',
     };
     const urlOf = (path: string) =>
@@ -187,7 +199,7 @@ describe.each(dbKinds)('malformed input on %s', (kind) => {
         return PATH_VALUES[name];
       });
     const DATE_NAME =
-      /^(from|to|since|until|at|asOf|timestamp|effectiveDate|expiresAt|dueDate|reviewDate|plannedStart|plannedEnd)$/;
+      /^(from|to|since|until|at|asOf|timestamp|effectiveDate|expiresAt|dueDate|reviewDate|plannedStart|plannedEnd|heldAt)$/;
     const FAR_DATES = [
       '9999-12-31',
       '9999-12-15',
@@ -272,6 +284,11 @@ describe.each(dbKinds)('malformed input on %s', (kind) => {
       'PUT /api/v1/orgs/{orgId}/audits/{auditId}/findings/{findingId}': () => ({ owner: 'o' }),
       'POST /api/v1/orgs/{orgId}/risks': () => ({ title: 't', likelihood: 1, impact: 1 }),
       'PUT /api/v1/orgs/{orgId}/risks/{riskId}': () => ({ title: 't' }),
+      'POST /api/v1/orgs/{orgId}/management-reviews': () => ({
+        heldAt: '2026-01-01T00:00:00Z',
+        attendees: ['a'],
+        period: { from: '2025-01-01T00:00:00Z', to: '2026-01-01T00:00:00Z' },
+      }),
     };
 
     it('answers far dates in every date member of a body with a response, not a 500', async () => {

@@ -116,6 +116,71 @@ describe('buildOscalPackage', () => {
     );
   });
 
+  it('stays valid with risks in every state, hostile text, unknown systems and other frameworks', () => {
+    const withRisks = exportData();
+    const states = ['open', 'treating', 'treated', 'accepted', 'needs_acceptance'] as const;
+    withRisks.risks = states.map((state, i) => ({
+      riskId: `risk_${i}`,
+      title: i === 0 ? '  # Bias | *ranking* <script>  ' : `Risk ${i}`,
+      description: i === 0 ? '- item\n    code block\n> quote' : null,
+      category: i === 1 ? '  fairness ' : null,
+      owner: i === 1 ? 'Dana' : null,
+      systemIds: i === 0 ? ['sys-1', 'sys-gone'] : [],
+      likelihood: 4,
+      impact: 5,
+      residualLikelihood: 1,
+      residualImpact: 2,
+      inherent: { score: 20, level: 'critical' },
+      residual: { score: 2, level: 'low' },
+      treatment:
+        state === 'open'
+          ? null
+          : {
+              option: state === 'accepted' ? 'accept' : 'mitigate',
+              requirements: [
+                { frameworkId: 'iso-42001', requirementId: 'A.6.2.4' },
+                { frameworkId: 'iso-42001', requirementId: 'A.6.2.4' },
+                { frameworkId: 'eu-ai-act', requirementId: 'Art. 9' },
+                { frameworkId: 'iso-42001', requirementId: 'A.99' },
+              ],
+              plan: i === 2 ? '1. first\n2. second' : null,
+              dueDate: i === 1 ? '2026-12-01T10:00:00+01:00' : null,
+            },
+      treatmentProgress: { implemented: state === 'treated' ? 4 : 0, total: state === 'open' ? 0 : 4 },
+      treatmentOverdue: false,
+      acceptance:
+        state === 'accepted'
+          ? {
+              state: 'valid',
+              acceptedBy: ' Ada  Approver ',
+              acceptedAt: '2026-11-01T00:00:00.000Z',
+              expiresAt: '2027-11-01T00:00:00.000Z',
+            }
+          : null,
+      state,
+      updatedAt: '2026-11-01T00:00:00.000Z',
+    }));
+    const riskPkg = buildOscalPackage(withRisks);
+    expectValid(riskPkg);
+    const result = resultOf(riskPkg);
+    expect(result.risks?.map((risk) => risk.status)).toEqual([
+      'open',
+      'remediating',
+      'closed',
+      'deviation-approved',
+      'deviation-requested',
+    ]);
+    // A.6.2.4 once per risk; the other framework's and the unknown requirement are not mitigating factors.
+    expect(result.risks?.[1]['mitigating-factors']).toHaveLength(1);
+    expect(result.risks?.[1].deadline).toBe('2026-12-01T09:00:00.000Z');
+    expect(result.risks?.[2].remediations?.[0].lifecycle).toBe('completed');
+    const finding = result.findings?.find((f) => f.target['target-id'] === 'a.6.2.4_smt');
+    expect(finding?.['related-risks']).toHaveLength(4);
+    // The same risks keep their UUIDs across exports.
+    const again = resultOf(buildOscalPackage({ ...withRisks, generatedAt: '2026-12-24T00:00:00.000Z' }));
+    expect(again.risks?.map((risk) => risk.uuid)).toEqual(result.risks?.map((risk) => risk.uuid));
+  });
+
   it('sets the metadata of every document', () => {
     for (const document of Object.values(documentsOf(pkg))) {
       const [root] = Object.values(document) as { metadata: OscalMetadata }[];

@@ -123,6 +123,8 @@ describe('SoA as JSON', () => {
       title: source.title,
       applicable: false,
       justification: source.justification,
+      justificationSource: 'officer',
+      risks: null,
       status: source.status,
       evidence: source.evidence.map(({ evidenceId, type, title, fileUrl }) => ({
         evidenceId,
@@ -191,7 +193,7 @@ describe('SoA as CSV', () => {
 });
 
 describe('SoA as Markdown', () => {
-  it('has the header and a table whose rows keep nine columns whatever the text', async () => {
+  it('has the header and a table whose rows keep ten columns whatever the text', async () => {
     const data = trickyData();
     const document = await renderSoa(data, 'markdown');
     const body = document.body as string;
@@ -202,8 +204,8 @@ describe('SoA as Markdown', () => {
     const rows = body.split('\n').filter((line) => line.startsWith('| A.'));
     expect(rows).toHaveLength(CONTROL_COUNT);
     for (const row of rows) {
-      // Unescaped pipes delimit cells: ten of them make nine columns.
-      expect(row.replace(/\\\\/g, '').match(/(?<!\\)\|/g)).toHaveLength(10);
+      // Unescaped pipes delimit cells: eleven of them make ten columns.
+      expect(row.replace(/\\\\/g, '').match(/(?<!\\)\|/g)).toHaveLength(11);
       expect(row).not.toMatch(/[\r\n]/);
     }
   });

@@ -41,6 +41,10 @@ export const epochPath = (orgId: string, epochId: string) =>
 export const aiSystemPath = (orgId: string, systemId?: string) =>
   orgPath(orgId, `/ai-systems${optional(systemId)}`);
 
+/** An org's AI risks: `/orgs/{orgId}/risks[/{riskId}]` and a `suffix` (`/acceptance`); `riskPath(orgId, 'summary')` is the summary. */
+export const riskPath = (orgId: string, riskId?: string, suffix = '') =>
+  orgPath(orgId, `/risks${optional(riskId)}${suffix}`);
+
 /** The impact-assessment templates (`/impact-assessment-templates[/{templateId}]`), the same for every org. */
 export const impactAssessmentTemplatePath = (templateId?: string) =>
   `/impact-assessment-templates${optional(templateId)}`;
@@ -56,6 +60,16 @@ export const impactAssessmentPath = (orgId: string, assessmentId?: string, suffi
 export const systemImpactAssessmentPath = (orgId: string, systemId: string) =>
   `${aiSystemPath(orgId, systemId)}/impact-assessments`;
 
+/**
+ * An org's controlled documents: `/orgs/{orgId}/documents[/{documentId}]`; with a version,
+ * `/orgs/{orgId}/documents/{documentId}/versions[/{versionId}]` and a `suffix` (`/approve`, `/diff`).
+ */
+export const documentPath = (orgId: string, documentId?: string) =>
+  orgPath(orgId, `/documents${optional(documentId)}`);
+
+export const documentVersionPath = (orgId: string, documentId: string, versionId?: string, suffix = '') =>
+  `${documentPath(orgId, documentId)}/versions${optional(versionId)}${suffix}`;
+
 export const apiKeyPath = (orgId: string, keyId?: string) => orgPath(orgId, `/keys${optional(keyId)}`);
 
 export const memberPath = (orgId: string, userId?: string) => orgPath(orgId, `/members${optional(userId)}`);
@@ -70,15 +84,27 @@ export const authPath = (suffix: string) => `/auth${suffix}`;
 export const sidecarKeyPath = (orgId: string, keyId?: string) =>
   orgPath(orgId, `/sidecar-keys${optional(keyId)}`);
 
+/** `/orgs/{orgId}/soa/checks`: what an auditor would catch in the Statement of Applicability. */
+export const soaChecksPath = (orgId: string) => orgPath(orgId, '/soa/checks');
+
+export const auditPath = (orgId: string, auditId?: string, suffix = '') =>
+  orgPath(orgId, `/audits${optional(auditId)}${suffix}`);
+
+export const findingPath = (orgId: string, findingId?: string) =>
+  orgPath(orgId, `/findings${optional(findingId)}`);
+
+/** A finding under its audit, where it changes: `/orgs/{orgId}/audits/{auditId}/findings/{findingId}[/close]`. */
+export const auditFindingPath = (orgId: string, auditId: string, findingId: string, suffix = '') =>
+  auditPath(orgId, auditId, `/findings/${seg(findingId)}${suffix}`);
+
+export const reviewPath = (orgId: string, reviewId?: string, suffix = '') =>
+  orgPath(orgId, `/management-reviews${optional(reviewId)}${suffix}`);
+
+export const duePath = (orgId: string) => orgPath(orgId, '/due');
+
 /** An org's webhooks: `/orgs/{orgId}/webhooks[/{webhookId}]` and a `suffix` (`/deliveries`). */
 export const webhookPath = (orgId: string, webhookId?: string, suffix = '') =>
   orgPath(orgId, `/webhooks${optional(webhookId)}${suffix}`);
-
-/** What is due in an org: `/orgs/{orgId}/due`. */
-export const duePath = (orgId: string) => orgPath(orgId, '/due');
-
-/** Every finding of an org's internal audits: `/orgs/{orgId}/findings`. */
-export const orgFindingsPath = (orgId: string) => orgPath(orgId, '/findings');
 
 /** `/orgs/{orgId}/export/{kind}`: `soa` or `oscal`. */
 export const exportPath = (orgId: string, kind: string) => orgPath(orgId, `/export/${seg(kind)}`);

@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import type { AgendaSchema } from '../../features/agenda/agenda.schemas.js';
+import type { AgendaSchema, DueItemSchema } from '../../features/agenda/agenda.schemas.js';
 import type { AiSystemListSchema, AiSystemSchema } from '../../features/ai-systems/ai-systems.schemas.js';
 import type {
   AttestationListSchema,
@@ -11,7 +11,12 @@ import type {
   AuditLogSchema,
   AuditVerificationSchema,
 } from '../../features/audit-trail/audit-trail.schemas.js';
-import type { FindingListSchema } from '../../features/audits/audits.schemas.js';
+import type {
+  AuditListSchema,
+  AuditSchema,
+  FindingListSchema,
+  FindingSchema,
+} from '../../features/audits/audits.schemas.js';
 import type { CreatedKeySchema, KeyListSchema, KeySchema } from '../../features/auth/keys.schemas.js';
 import type { MeSchema, SignedInSchema, SsoConfigSchema } from '../../features/auth/sessions.schemas.js';
 import type {
@@ -44,10 +49,18 @@ import type {
   SuggestionListSchema,
 } from '../../features/cte/cte.schemas.js';
 import type {
+  DocumentPageSchema,
+  DocumentSchema,
+  VersionDiffSchema,
+  VersionListSchema,
+  VersionSchema,
+} from '../../features/documents/documents.schemas.js';
+import type {
   EvidenceListSchema,
   EvidenceSchema,
   ExpiringEvidenceListSchema,
 } from '../../features/evidence/evidence.schemas.js';
+import type { SoaChecksSchema } from '../../features/exports/export.schemas.js';
 import type {
   AssessmentPageSchema,
   AssessmentSchema,
@@ -76,6 +89,14 @@ import type {
   RequirementItemSchema,
   RequirementListSchema,
 } from '../../features/requirements/requirements.schemas.js';
+import type { ReviewListSchema, ReviewSchema } from '../../features/reviews/reviews.schemas.js';
+import type {
+  AcceptanceSchema,
+  RiskCriteriaSchema,
+  RiskListSchema,
+  RiskSchema,
+  RiskSummarySchema,
+} from '../../features/risks/risks.schemas.js';
 import type {
   DomainScoreSchema,
   HistoryPointSchema,
@@ -90,6 +111,7 @@ import type { CountsSchema, EvidenceRefSchema } from '../../shared/schemas.js';
  */
 
 /** The key or the signed-in person making the request (`type` tells which). */
+export type SoaChecks = Static<typeof SoaChecksSchema>;
 export type Me = Static<typeof MeSchema>;
 export type SignedIn = Static<typeof SignedInSchema>;
 export type SsoConfig = Static<typeof SsoConfigSchema>;
@@ -124,6 +146,11 @@ export type ImpactAssessmentTemplateList = Static<typeof TemplateListSchema>;
 export type ImpactAssessment = Static<typeof AssessmentSchema>;
 export type ImpactAssessmentPage = Static<typeof AssessmentPageSchema>;
 export type SystemImpactAssessmentList = Static<typeof SystemAssessmentListSchema>;
+export type ControlledDocument = Static<typeof DocumentSchema>;
+export type ControlledDocumentPage = Static<typeof DocumentPageSchema>;
+export type DocumentVersion = Static<typeof VersionSchema>;
+export type DocumentVersionList = Static<typeof VersionListSchema>;
+export type DocumentVersionDiff = Static<typeof VersionDiffSchema>;
 
 export type Attestation = Static<typeof AttestationSchema>;
 export type AttestationList = Static<typeof AttestationListSchema>;
@@ -166,12 +193,27 @@ export type Requirement = Static<typeof RequirementItemSchema>;
 export type RequirementEvidence = Static<typeof RequirementEvidenceSchema>;
 export type RequirementEvidenceList = Static<typeof RequirementEvidenceListSchema>;
 
+/** Internal audits (9.2), their findings (10.2) and management reviews (9.3). */
+export type InternalAudit = Static<typeof AuditSchema>;
+export type InternalAuditList = Static<typeof AuditListSchema>;
+export type Finding = Static<typeof FindingSchema>;
+export type FindingList = Static<typeof FindingListSchema>;
+export type ManagementReview = Static<typeof ReviewSchema>;
+export type ManagementReviewList = Static<typeof ReviewListSchema>;
+export type ReviewDecision = ManagementReview['decisions'][number];
+
+/** What is due: the agenda of dated obligations. */
+export type Agenda = Static<typeof AgendaSchema>;
+export type DueItem = Static<typeof DueItemSchema>;
+
 export type SidecarKey = Static<typeof SidecarKeySchema>;
 export type SidecarKeyList = Static<typeof SidecarKeyListSchema>;
 
-export type Agenda = Static<typeof AgendaSchema>;
-export type DueItem = Agenda['items'][number];
-export type FindingList = Static<typeof FindingListSchema>;
+export type Risk = Static<typeof RiskSchema>;
+export type RiskList = Static<typeof RiskListSchema>;
+export type RiskSummary = Static<typeof RiskSummarySchema>;
+export type RiskCriteria = Static<typeof RiskCriteriaSchema>;
+export type RiskAcceptance = Static<typeof AcceptanceSchema>;
 export type Webhook = Static<typeof WebhookSchema>;
 export type CreatedWebhook = Static<typeof CreatedWebhookSchema>;
 export type WebhookList = Static<typeof WebhookListSchema>;

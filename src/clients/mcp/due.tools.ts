@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import { DUE_KINDS, FINDING_KINDS } from '../../shared/vocabulary.js';
-import { duePath, orgFindingsPath } from '../api-client/paths.js';
+import { duePath, findingPath } from '../api-client/paths.js';
 import type { Agenda, FindingList } from '../api-client/types.js';
 import { defineTool, page, pageInfo, READ, type ToolContext } from './tool.js';
 
@@ -98,7 +98,7 @@ export function registerDueTools(server: McpServer, context: ToolContext): void 
       ),
     },
     run: async (args, { client, orgId }) => {
-      const list = await client.get<FindingList>(orgFindingsPath(orgId), { state: 'open', kind: args.kind });
+      const list = await client.get<FindingList>(findingPath(orgId), { state: 'open', kind: args.kind });
       const findings = list.findings.map((f) => ({
         findingId: f.findingId,
         auditId: f.auditId,

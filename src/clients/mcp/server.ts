@@ -5,6 +5,7 @@ import { frameworkPath, requirementPath } from '../api-client/paths.js';
 import type { OrgFrameworkList, RequirementList } from '../api-client/types.js';
 import { registerDueTools } from './due.tools.js';
 import { registerReadTools, soaMarkdown, summarize } from './read.tools.js';
+import { registerReviewTools } from './review.tools.js';
 import { reading, type ToolContext } from './tool.js';
 import { registerWriteTools } from './write.tools.js';
 
@@ -39,6 +40,7 @@ export function createMcpServer(options: McpOptions): McpServer {
     orgId: options.orgId,
   };
   registerReadTools(server, context);
+  registerReviewTools(server, context);
   registerDueTools(server, context);
   if (!options.readOnly) registerWriteTools(server, context);
   registerResources(server, context);

@@ -7,8 +7,10 @@ import type { Em } from '../../platform/db/database.js';
 import { DUE_KINDS, type DueKind } from '../../shared/vocabulary.js';
 import { selectFindings } from '../audits/audits.store.js';
 import type { CachedAnalysis } from '../cte/analysis.service.js';
+import { selectDocumentReviews } from '../documents/documents.store.js';
 import { selectDatedEvidence } from '../evidence/evidence.store.js';
 import { selectAssessmentPage } from '../impact-assessments/impact-assessments.store.js';
+import { datedDecisions } from '../reviews/reviews.service.js';
 import { registerOf } from '../risks/risks.service.js';
 
 export { DUE_KINDS, type DueKind };
@@ -87,6 +89,14 @@ const SOURCES: Source[] = [
       }));
   },
   async (em, orgId) =>
+    (await selectDocumentReviews(em, orgId)).map((document) => ({
+      kind: 'document_review' as const,
+      dueAt: document.nextReviewAt,
+      ...withOwner(document.owner),
+      title: `Review of the ${document.kind} "${document.title}"`,
+      resource: { type: 'document', id: document.documentId },
+    })),
+  async (em, orgId) =>
     (await selectFindings(em, orgId, { state: 'open' }))
       .filter((finding) => finding.dueDate !== null)
       .map((finding) => ({
@@ -96,6 +106,14 @@ const SOURCES: Source[] = [
         title: `Corrective action for ${finding.kind.replace('_', ' ')}: ${finding.description.slice(0, 120)}`,
         resource: { type: 'finding', id: finding.findingId },
       })),
+  async (em, orgId) =>
+    (await datedDecisions(em, orgId)).map((decision) => ({
+      kind: 'decision_due' as const,
+      dueAt: decision.dueDate as string,
+      ...withOwner(decision.owner),
+      title: `Management-review decision: ${decision.text.slice(0, 120)}`,
+      resource: { type: 'management-review', id: `${decision.reviewId}#${decision.index}` },
+    })),
 ];
 
 export interface Agenda {

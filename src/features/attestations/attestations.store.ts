@@ -254,3 +254,18 @@ export async function selectAttestation(
   );
   return row ? recordFromRow(row) : null;
 }
+
+/** The org's attestations attested within [from, to), counted by level (management-review inputs). */
+export async function countAttestationsByLevel(
+  em: Em,
+  orgId: string,
+  from: Date,
+  to: Date,
+): Promise<Record<string, number>> {
+  const rows = await em.execute<{ level: string; total: number }[]>(
+    `select level, count(*)::int as total from attestations
+     where org_id = ? and attested_at >= ? and attested_at < ? group by level`,
+    [orgId, from, to],
+  );
+  return Object.fromEntries(rows.map((row) => [row.level, row.total]));
+}

@@ -3,10 +3,22 @@ import type { FeatureRoutes } from '../../context.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
 import { ISO_42001 } from '../../shared/vocabulary.js';
 import { collectAfterExport, runExport } from './export.job.js';
-import { exportErrorResponses, fileResponse, OscalExportQuery, SoaExportQuery } from './export.schemas.js';
-import { refuseSnapshotOfOtherFramework, requireExportFramework, requireSnapshot } from './export.service.js';
+import {
+  exportErrorResponses,
+  fileResponse,
+  OscalExportQuery,
+  SoaChecksSchema,
+  SoaExportQuery,
+} from './export.schemas.js';
+import {
+  loadSoaChecks,
+  refuseSnapshotOfOtherFramework,
+  requireExportFramework,
+  requireSnapshot,
+} from './export.service.js';
 import { contentDisposition, decodedArtifact, type ExportArtifact, yieldToLoop } from './export-artifact.js';
 import { type OscalDocumentKind, warmOscalValidators } from './oscal/index.js';
+import { SOA_CHECK_SEVERITY_TEXT } from './soa/soa-checks.js';
 
 const WARM_AFTER_MS = 2000;
 /** A body this large is worth a collection once it has been sent (see `collectAfterExport`). */
@@ -115,10 +127,13 @@ export const exportRoutes: FeatureRoutes = async function exportRoutes(app, { ct
         tags: ['exports'],
         summary: 'The ISO/IEC 42001 Statement of Applicability',
         description:
-          'Every Annex A control with domain, title, applicability, justification, status, evidence ' +
-          'references (the newest 50; the rest are counted), reviewer and last update, under a header ' +
-          'with the org, date and score. `snapshotId` renders the state frozen in that snapshot. CSV ' +
-          'follows RFC 4180 with spreadsheet-formula guards; the PDF adds the score history as a chart.',
+          'Every Annex A control with domain, title, applicability, justification, the risks whose treatment ' +
+          'lists it, status, evidence references (the newest 50; the rest are counted), reviewer and last ' +
+          'update, under a header with the org, date and score, and the checks of `/soa/checks` (JSON, ' +
+          'Markdown, PDF). An applicable control without a justification of its own is justified by its risks ' +
+          '(`justificationSource: "risks"`; the officer’s own is `"officer"`). `snapshotId` renders the state ' +
+          'frozen in that snapshot, without risks and checks, which a snapshot does not freeze (a note says ' +
+          'so). CSV follows RFC 4180 with spreadsheet-formula guards; the PDF adds the score history as a chart.',
         params: OrgIdParam,
         querystring: SoaExportQuery,
         response: {
@@ -141,5 +156,25 @@ export const exportRoutes: FeatureRoutes = async function exportRoutes(app, { ct
       const artifact = await runExport(ctx, { kind: 'soa', orgId, format, snapshotId });
       return send(request, reply, artifact);
     },
+  );
+
+  app.get(
+    '/orgs/:orgId/soa/checks',
+    {
+      schema: {
+        tags: ['exports'],
+        summary: 'What in the risk treatment an auditor would ask about, for the Statement of Applicability',
+        description:
+          'Computed from the ISO/IEC 42001 controls, the risk register (treatment, acceptances, due dates), ' +
+          `the AI systems and their impact assessments, as they are now. Severities: ${SOA_CHECK_SEVERITY_TEXT} ` +
+          'Most severe first. The SoA exports carry the same list.',
+        params: OrgIdParam,
+        response: { 200: SoaChecksSchema, ...errorResponses },
+      },
+    },
+    async (request) => ({
+      orgId: request.params.orgId,
+      checks: await loadSoaChecks(ctx.db.em(), request.params.orgId),
+    }),
   );
 };

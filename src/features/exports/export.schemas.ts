@@ -3,6 +3,7 @@ import { ErrorEnvelopeSchema } from '../../shared/schemas.js';
 import { ISO_42001 } from '../../shared/vocabulary.js';
 import { OSCAL_FORMATS } from './oscal/oscal-export.js';
 import { SOA_FORMATS } from './soa/index.js';
+import { SOA_CHECK_KINDS, SOA_CHECK_SEVERITIES } from './soa/soa-checks.js';
 
 const snapshotId = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 
@@ -53,3 +54,18 @@ export const fileResponse = (description: string, mediaTypes: string[]) => ({
 
 /** The export waited longer than the configured bound for its job. */
 export const exportErrorResponses = { 503: ErrorEnvelopeSchema };
+
+export const SoaCheckSchema = Type.Object({
+  kind: Type.Enum(SOA_CHECK_KINDS, { description: SOA_CHECK_KINDS.join(' | ') }),
+  severity: Type.Enum(SOA_CHECK_SEVERITIES, { description: SOA_CHECK_SEVERITIES.join(' | ') }),
+  message: Type.String({ description: 'What is wrong, naming the risk, control, system or assessment' }),
+  riskId: Type.Optional(Type.String()),
+  controlId: Type.Optional(Type.String({ description: 'An ISO/IEC 42001 Annex A control' })),
+  systemId: Type.Optional(Type.String()),
+  assessmentId: Type.Optional(Type.String()),
+});
+
+export const SoaChecksSchema = Type.Object({
+  orgId: Type.String(),
+  checks: Type.Array(SoaCheckSchema, { description: 'Most severe first, then by kind' }),
+});

@@ -11,10 +11,21 @@ import { controlJudgement, controlLibrary, withLibraryControls } from '../contro
 import type { Framework } from '../cte/framework.types.js';
 import { currentLibrary, requireFramework } from '../cte/library.service.js';
 import { selectRecordEvidence, selectRequirementsWithEvidence } from '../evidence/evidence.store.js';
+import { listAssessments } from '../impact-assessments/impact-assessments.service.js';
 import { listRequirements } from '../requirements/requirements.service.js';
+import { type RiskView, registerOf } from '../risks/risks.service.js';
 import { scoreHistory } from '../scores/history.service.js';
-import type { ExportControl, ExportEvidence, ExportHistoryPoint, OrgExportData } from './export.types.js';
+import type {
+  ExportCheck,
+  ExportControl,
+  ExportEvidence,
+  ExportHistoryPoint,
+  ExportImpactAssessment,
+  ExportRisk,
+  OrgExportData,
+} from './export.types.js';
 import { exportFramework } from './framework.js';
+import { soaChecks } from './soa/soa-checks.js';
 
 export { requireSnapshot };
 
@@ -82,6 +93,103 @@ async function readHistory(em: Em, orgId: string, until?: Date): Promise<ExportH
   return history.points.map((point) => ({ periodStart: point.periodStart, score: point.score }));
 }
 
+/** A risk of the register as the exports carry it. */
+function exportRisk(risk: RiskView): ExportRisk {
+  return {
+    riskId: risk.riskId,
+    title: risk.title,
+    description: risk.description,
+    category: risk.category,
+    owner: risk.owner,
+    systemIds: risk.systemIds,
+    likelihood: risk.likelihood,
+    impact: risk.impact,
+    residualLikelihood: risk.residualLikelihood,
+    residualImpact: risk.residualImpact,
+    inherent: risk.inherent,
+    residual: risk.residual,
+    treatment: risk.treatment && {
+      option: risk.treatment.option,
+      requirements: risk.treatment.requirements.map(({ frameworkId, requirementId }) => ({
+        frameworkId,
+        requirementId,
+      })),
+      plan: risk.treatment.plan ?? null,
+      dueDate: risk.treatment.dueDate ?? null,
+    },
+    treatmentProgress: {
+      implemented: risk.treatmentProgress.implemented,
+      total: risk.treatmentProgress.total,
+    },
+    treatmentOverdue: risk.treatmentOverdue,
+    acceptance: risk.acceptance && {
+      state: risk.acceptance.state,
+      acceptedBy: risk.acceptance.acceptedBy.name,
+      acceptedAt: risk.acceptance.acceptedAt,
+      expiresAt: risk.acceptance.expiresAt,
+    },
+    state: risk.state,
+    updatedAt: risk.updatedAt,
+  };
+}
+
+/** The org's risk register, assessed against its records as they are now (oldest first). */
+async function readRisks(tx: Em, orgId: string): Promise<ExportRisk[]> {
+  return (await registerOf(tx, orgId)).risks.map(exportRisk);
+}
+
+/** Assessments read per page for the checks (the list's largest page). */
+const ASSESSMENT_PAGE = 200;
+
+/**
+ * The org's approved AI system impact assessments, for the checks: the only ones they look at (a system
+ * without one is flagged; an approved one may be due for reassessment).
+ */
+async function readImpactAssessments(tx: Em, orgId: string): Promise<ExportImpactAssessment[]> {
+  const approved: ExportImpactAssessment[] = [];
+  const now = new Date();
+  for (let offset = 0; ; offset += ASSESSMENT_PAGE) {
+    const page = await listAssessments(tx, orgId, { state: 'approved', limit: ASSESSMENT_PAGE, offset }, now);
+    for (const assessment of page.assessments) {
+      approved.push({
+        assessmentId: assessment.assessmentId,
+        systemId: assessment.systemId,
+        state: assessment.state,
+        reassessment: {
+          due: assessment.reassessment.due,
+          reasons: assessment.reassessment.reasons.map((reason) => reason.message),
+        },
+      });
+    }
+    if (page.assessments.length < ASSESSMENT_PAGE || offset + ASSESSMENT_PAGE >= page.total) return approved;
+  }
+}
+
+/** The SoA's checks from what the export read, and the impact assessments. */
+async function checksOf(
+  tx: Em,
+  orgId: string,
+  data: Omit<Parameters<typeof soaChecks>[0], 'assessments'>,
+): Promise<ExportCheck[]> {
+  return soaChecks({ ...data, assessments: await readImpactAssessments(tx, orgId) });
+}
+
+/**
+ * The checks of the org's Statement of Applicability (`GET /orgs/{orgId}/soa/checks`): its ISO/IEC 42001
+ * controls, risks, AI systems and impact assessments read in one repeatable-read transaction.
+ */
+export async function loadSoaChecks(em: Em, orgId: string): Promise<ExportCheck[]> {
+  return em.transactional(
+    async (tx) => {
+      const controls = await readControls(tx, orgId);
+      const risks = await readRisks(tx, orgId);
+      const aiSystems = await listAiSystems(tx, orgId, {});
+      return checksOf(tx, orgId, { controls, risks, aiSystems });
+    },
+    { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
+  );
+}
+
 const latest = (instants: Iterable<string>, floor: string) => {
   let result = floor;
   for (const instant of instants) if (instant > result) result = instant;
@@ -100,7 +208,7 @@ async function assemble(
   rows: ControlRow[],
   frameworkId: string,
   options: ExportLoadOptions,
-  extra: { withEvidence?: Set<string>; lastChange?: string | null } = {},
+  extra: { withEvidence?: Set<string>; lastChange?: string | null; risks?: ExportRisk[] } = {},
 ) {
   const limit = options.evidenceLimit ?? Number.POSITIVE_INFINITY;
   const controls: ExportControl[] = [];
@@ -123,6 +231,7 @@ async function assemble(
       ...controls.map((control) => control.updatedAt),
       ...controls.map((control) => control.evidence[0]?.createdAt ?? ''),
       ...systems.map((system) => system.updatedAt),
+      ...(extra.risks ?? []).flatMap((risk) => [risk.updatedAt, risk.acceptance?.acceptedAt ?? '']),
       extra.lastChange ?? '',
     ],
     org.createdAt,
@@ -142,13 +251,15 @@ async function assemble(
       riskLevel,
       lifecycleStage,
     })),
+    ...(extra.risks ? { risks: extra.risks } : {}),
   };
 }
 
 /**
  * The live compliance state of an org as every export renders it, read in one repeatable-read
- * transaction so that controls, evidence and AI systems agree with each other and with the score.
- * ISO/IEC 42001 unless `options.frameworkId` names another framework of the library.
+ * transaction so that controls, evidence, AI systems and risks agree with each other and with the score;
+ * for ISO/IEC 42001 with the Statement of Applicability's checks too. ISO/IEC 42001 unless
+ * `options.frameworkId` names another framework of the library.
  */
 export async function loadExportData(
   em: Em,
@@ -162,9 +273,12 @@ export async function loadExportData(
     async (tx) => {
       const org = await readOrg(tx, orgId);
       const rows = await readControls(tx, orgId);
+      const risks = await readRisks(tx, orgId);
+      const assembled = await assemble(tx, orgId, org, rows, ISO_42001, options, { risks });
       return {
         org,
-        ...(await assemble(tx, orgId, org, rows, ISO_42001, options)),
+        ...assembled,
+        checks: await checksOf(tx, orgId, { ...assembled, risks }),
       } satisfies OrgExportData;
     },
     { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
@@ -236,6 +350,7 @@ async function loadFrameworkExportData(
         ...(await assemble(tx, orgId, org, rows, frameworkId, options, {
           withEvidence: await selectRequirementsWithEvidence(tx, orgId, frameworkId),
           lastChange: await lastRecordChange(tx, orgId),
+          risks: await readRisks(tx, orgId),
         })),
       } satisfies OrgExportData;
     },
@@ -265,7 +380,7 @@ export async function requireExportFramework(em: Em, frameworkId: string): Promi
 /**
  * The state frozen in a snapshot: statuses, applicability, evidence references, score and counts as
  * they were. Only what the library defines (domain titles, control summaries) and the org's name are
- * read as they are now; AI systems are not part of a snapshot and are left out.
+ * read as they are now; AI systems, risks and the checks are not part of a snapshot and are left out.
  */
 export async function loadSnapshotExportData(
   em: Em,

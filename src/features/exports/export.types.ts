@@ -3,7 +3,16 @@
  * database (live, or as frozen in a snapshot). Timestamps are ISO 8601 strings with a timezone.
  */
 
-import type { AssessmentSource, EvidenceType, RequirementStatus } from '../../shared/vocabulary.js';
+import type {
+  AcceptanceState,
+  AssessmentSource,
+  EvidenceType,
+  RequirementStatus,
+  RiskScoreLevel,
+  RiskState,
+  TreatmentOption,
+} from '../../shared/vocabulary.js';
+import type { SoaCheckKind, SoaCheckSeverity } from './soa/soa-checks.js';
 
 export type ControlStatus = RequirementStatus;
 export type { AssessmentSource, EvidenceType };
@@ -93,6 +102,58 @@ export interface ExportSnapshot {
   contentHash: string;
 }
 
+/** A risk of the org's register as assessed when the export was produced (see the risks feature). */
+export interface ExportRisk {
+  riskId: string;
+  title: string;
+  description: string | null;
+  category: string | null;
+  owner: string | null;
+  /** The AI systems the risk arises from. */
+  systemIds: string[];
+  likelihood: number;
+  impact: number;
+  residualLikelihood: number;
+  residualImpact: number;
+  inherent: { score: number; level: RiskScoreLevel };
+  residual: { score: number; level: RiskScoreLevel };
+  treatment: {
+    option: TreatmentOption;
+    /** The requirements (any framework) whose implementation treats the risk. */
+    requirements: { frameworkId: string; requirementId: string }[];
+    plan: string | null;
+    dueDate: string | null;
+  } | null;
+  /** Listed requirements whose effective status is implemented, of all listed. */
+  treatmentProgress: { implemented: number; total: number };
+  /** Past the treatment's due date with its requirements not all implemented. */
+  treatmentOverdue: boolean;
+  acceptance: { state: AcceptanceState; acceptedBy: string; acceptedAt: string; expiresAt: string } | null;
+  state: RiskState;
+  updatedAt: string;
+}
+
+/** An AI system impact assessment as the checks see it (see `soa/soa-checks.ts`). */
+export interface ExportImpactAssessment {
+  assessmentId: string;
+  systemId: string;
+  /** draft | submitted | approved | superseded */
+  state: string;
+  /** Set on an approved assessment whose system changed since, or whose review is due. */
+  reassessment: { due: boolean; reasons: string[] } | null;
+}
+
+/** Something in the org's risk treatment an auditor would ask about (see `soa/soa-checks.ts`). */
+export interface ExportCheck {
+  kind: SoaCheckKind;
+  severity: SoaCheckSeverity;
+  message: string;
+  riskId?: string;
+  controlId?: string;
+  systemId?: string;
+  assessmentId?: string;
+}
+
 export interface OrgExportData {
   org: { orgId: string; name: string; createdAt: string };
   /** The framework exported; ISO/IEC 42001 Annex A when absent. The SoA is always ISO/IEC 42001. */
@@ -109,4 +170,11 @@ export interface OrgExportData {
   snapshot?: ExportSnapshot;
   controls: ExportControl[];
   aiSystems: ExportAiSystem[];
+  /**
+   * The org's risk register, oldest first. Absent when the export does not carry it: a snapshot froze the
+   * records, not the risks.
+   */
+  risks?: ExportRisk[];
+  /** The Statement of Applicability's checks (live ISO/IEC 42001 exports); absent like `risks`. */
+  checks?: ExportCheck[];
 }

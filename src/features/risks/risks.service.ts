@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { Em } from '../../platform/db/database.js';
-import { badRequest, resourceNotFound } from '../../platform/errors.js';
+import { badRequest, conflict, resourceNotFound } from '../../platform/errors.js';
 import type { Ready } from '../../platform/ready.js';
 import { bodyInstant, parseInstant } from '../../platform/time.js';
 import { effectiveStatus } from '../../records/score.js';
@@ -29,10 +29,12 @@ import {
   insertAcceptance,
   insertRisk,
   type RiskRow,
+  type RiskSource,
   type RiskValues,
   selectAcceptances,
   selectCriteria,
   selectRisk,
+  selectRiskBySource,
   selectRisks,
   type Treatment,
   updateRisk,
@@ -354,11 +356,17 @@ export async function createRisk(
   input: RiskInput,
   createdBy: string,
   resolveSystem: ResolveSystem,
+  source?: RiskSource,
 ): Promise<RiskView> {
   input = withInstants(input);
   const { systemIds } = await resolveNames(em, orgId, input, resolveSystem);
   const riskId = `risk_${randomBytes(9).toString('base64url')}`;
-  await insertRisk(em, { riskId, orgId, createdBy, ...valuesOf(input, systemIds) }, new Date());
+  if (
+    !(await insertRisk(em, { riskId, orgId, createdBy, source, ...valuesOf(input, systemIds) }, new Date()))
+  ) {
+    const existing = source && (await selectRiskBySource(em, orgId, source));
+    throw conflict('This impact already raised a risk in the register', { riskId: existing });
+  }
   return getRisk(em, orgId, riskId);
 }
 
@@ -371,19 +379,22 @@ export async function changeRisk(
   resolveSystem: ResolveSystem,
 ): Promise<RiskView> {
   change = withInstants(change);
+  // Names are resolved before the transaction: the AI-system directory reads on its own connection, which an
+  // open transaction would keep waiting on the embedded database's single one.
+  const resolved =
+    change.systemIds !== undefined || change.treatment
+      ? await resolveNames(
+          em,
+          orgId,
+          { systemIds: change.systemIds ?? [], treatment: change.treatment ?? null },
+          resolveSystem,
+        )
+      : null;
   await em.transactional(async (tx) => {
     const current = await selectRisk(tx, orgId, riskId, { forUpdate: true });
     if (!current) throw resourceNotFound('Risk', { riskId });
     const merged: RiskInput = { ...current, ...change } as RiskInput;
-    const { systemIds } = await resolveNames(
-      tx,
-      orgId,
-      {
-        systemIds: change.systemIds ?? current.systemIds,
-        treatment: change.treatment === undefined ? null : change.treatment,
-      },
-      resolveSystem,
-    );
+    const systemIds = change.systemIds !== undefined && resolved ? resolved.systemIds : current.systemIds;
     await updateRisk(tx, orgId, riskId, valuesOf(merged, systemIds), new Date());
   });
   return getRisk(em, orgId, riskId);

@@ -10,6 +10,14 @@ export interface OscalConstraintProblem {
 const IMPLEMENTATION_STATES = new Set(['implemented', 'partial', 'planned', 'alternative', 'not-applicable']);
 const FINDING_STATES = new Set(['satisfied', 'not-satisfied']);
 const FINDING_REASONS = new Set(['pass', 'fail', 'other']);
+const RISK_STATUSES = new Set([
+  'open',
+  'investigating',
+  'remediating',
+  'deviation-requested',
+  'deviation-approved',
+  'closed',
+]);
 
 /** At least one by-component per implemented requirement, one requirement per control, defined states. */
 export function checkSspConstraints(ssp: OscalSspDocument): OscalConstraintProblem[] {
@@ -31,7 +39,7 @@ export function checkSspConstraints(ssp: OscalSspDocument): OscalConstraintProbl
   return problems;
 }
 
-/** Finding statuses use the defined tokens only. */
+/** Finding and risk statuses use the defined tokens only. */
 export function checkAssessmentResultsConstraints(
   ar: OscalAssessmentResultsDocument,
 ): OscalConstraintProblem[] {
@@ -45,6 +53,15 @@ export function checkAssessmentResultsConstraints(
           document: 'assessment-results.json',
           path,
           message: `undefined finding status ${status.state}/${status.reason}`,
+        });
+      }
+    });
+    (result.risks ?? []).forEach((risk, k) => {
+      if (!RISK_STATUSES.has(risk.status)) {
+        problems.push({
+          document: 'assessment-results.json',
+          path: `/assessment-results/results/${r}/risks/${k}/status`,
+          message: `undefined risk status ${risk.status}`,
         });
       }
     });

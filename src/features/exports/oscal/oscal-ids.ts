@@ -55,6 +55,10 @@ export function oscalIds(
     evidenceResource: stableUuidFamily(...scope, 'evidence'),
     observation: stableUuidFamily(...scope, 'observation'),
     finding: (controlId: string) => id('finding', controlId),
+    risk: (riskId: string) => id('risk', riskId),
+    riskMitigation: (riskId: string, requirementId: string) =>
+      id('risk', riskId, 'mitigating-factor', requirementId),
+    riskRemediation: (riskId: string) => id('risk', riskId, 'remediation'),
     /** One result per export: a new UUID for every generation time. */
     result: (generatedAt: string) => id('result', generatedAt),
   };

@@ -34,6 +34,8 @@ const UUID_TARGETS: Record<string, string[]> = {
   'component-uuid': ['components'],
   'implementation-statement-uuid': ['implemented-requirements', 'by-components'],
   'observation-uuid': ['observations'],
+  'risk-uuid': ['risks'],
+  'implementation-uuid': ['implemented-requirements'],
   'party-uuids': ['parties'],
   'member-of-organizations': ['parties'],
 };
@@ -93,7 +95,7 @@ const emptyIndex = (): DocumentIndex => ({
 
 /**
  * Checks every reference of a package that the JSON schemas leave unchecked, in one walk over each
- * document: component, party, observation and implementation-statement UUIDs; `#uuid` and `file#uuid`
+ * document: component, party, observation, risk and implementation-statement UUIDs; `#uuid` and `file#uuid`
  * links to back-matter resources; relative links to the package's files; role ids; control and
  * statement ids against the catalog. UUIDs defined twice in one document are reported too.
  *
@@ -191,6 +193,8 @@ export class OscalReferenceChecker {
       case 'component-uuid':
       case 'implementation-statement-uuid':
       case 'observation-uuid':
+      case 'risk-uuid':
+      case 'implementation-uuid':
         this.expectUuid(key, value, UUID_TARGETS[key]);
         break;
       case 'subject-uuid':

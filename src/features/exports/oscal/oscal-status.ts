@@ -1,5 +1,6 @@
+import type { RiskState } from '../../../shared/vocabulary.js';
 import type { ControlStatus, ExportControl } from '../export.types.js';
-import type { OscalFinding, OscalImplementationStatus } from './oscal.types.js';
+import type { OscalFinding, OscalImplementationStatus, OscalRiskStatus } from './oscal.types.js';
 
 const IMPLEMENTATION_STATES: Record<ControlStatus, OscalImplementationStatus['state']> = {
   implemented: 'implemented',
@@ -25,4 +26,18 @@ export const IMPLEMENTATION_SUMMARIES: Record<OscalImplementationStatus['state']
   planned: 'Planned: implementation has not started.',
   alternative: 'Implemented through an alternative control.',
   'not-applicable': 'Not applicable: excluded from the scope of the AI management system.',
+};
+
+/**
+ * A risk's state as OSCAL's risk status: `open` (identified, no treatment) → open; `treating` (treatment
+ * under way) → remediating; `treated` (every listed requirement implemented, residual acceptable) → closed;
+ * `needs_acceptance` (residual above the acceptable level awaiting sign-off) → deviation-requested; `accepted`
+ * (residual risk accepted by an approver) → deviation-approved. Our own state is the `risk-state` prop.
+ */
+export const RISK_STATUSES: Record<RiskState, OscalRiskStatus> = {
+  open: 'open',
+  treating: 'remediating',
+  treated: 'closed',
+  needs_acceptance: 'deviation-requested',
+  accepted: 'deviation-approved',
 };

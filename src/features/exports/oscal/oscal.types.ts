@@ -210,6 +210,44 @@ export interface OscalFinding {
   };
   'implementation-statement-uuid': string;
   'related-observations'?: { 'observation-uuid': string }[];
+  'related-risks'?: { 'risk-uuid': string }[];
+}
+
+export type OscalOrigin = { actors: { type: 'tool'; 'actor-uuid': string }[] };
+
+/** OSCAL's risk status tokens (the schema admits any token; we use these only). */
+export type OscalRiskStatus =
+  | 'open'
+  | 'investigating'
+  | 'remediating'
+  | 'deviation-requested'
+  | 'deviation-approved'
+  | 'closed';
+
+export interface OscalFacet {
+  name: string;
+  system: string;
+  value: string;
+}
+
+export interface OscalRisk {
+  uuid: string;
+  title: string;
+  description: string;
+  statement: string;
+  props?: OscalProperty[];
+  status: OscalRiskStatus;
+  origins: OscalOrigin[];
+  characterizations: { origin: OscalOrigin; facets: OscalFacet[] }[];
+  'mitigating-factors'?: { uuid: string; 'implementation-uuid'?: string; description: string }[];
+  deadline?: string;
+  remediations?: {
+    uuid: string;
+    lifecycle: 'recommendation' | 'planned' | 'completed';
+    title: string;
+    description: string;
+    props?: OscalProperty[];
+  }[];
 }
 
 export interface OscalResult {
@@ -221,6 +259,7 @@ export interface OscalResult {
   props?: OscalProperty[];
   'reviewed-controls': { 'control-selections': OscalControlSelection[] };
   observations?: OscalObservation[];
+  risks?: OscalRisk[];
   findings?: OscalFinding[];
 }
 

@@ -1,9 +1,11 @@
 import { stringify } from 'csv-stringify/sync';
 import type { SoaView } from './soa.types.js';
-import { evidenceReferenceLines } from './soa-view.js';
+import { evidenceReferenceLines, RISKS_NOT_CARRIED, riskReferenceText } from './soa-view.js';
 
 /**
- * One row per control. The header facts (org, generation time, score, snapshot) repeat on every row,
+ * One row per control; `risks` lists the risks whose treatment names it (`Title [riskId] residual level,
+ * state`, separated by `; `), `justificationSource` says who wrote the justification (`officer`, `risks` or
+ * empty). The checks are in the JSON, Markdown and PDF formats. The header facts (org, generation time, score, snapshot) repeat on every row,
  * so the file stays one rectangular table that any CSV reader loads as is.
  */
 export const SOA_CSV_COLUMNS = [
@@ -13,6 +15,8 @@ export const SOA_CSV_COLUMNS = [
   'title',
   'applicable',
   'justification',
+  'justificationSource',
+  'risks',
   'status',
   'evidenceReferences',
   'evidenceCount',
@@ -45,6 +49,8 @@ export function renderSoaCsv(view: SoaView): string {
       row.title,
       String(row.applicable),
       row.justification ?? '',
+      row.justificationSource ?? '',
+      row.risks === null ? RISKS_NOT_CARRIED : row.risks.map(riskReferenceText).join('; '),
       row.status,
       evidenceReferenceLines(row).join('; '),
       String(row.evidenceCount),

@@ -1,7 +1,14 @@
 import { escapeMarkdownCell, escapeMarkdownLine } from '../../../shared/markdown.js';
 import { strictHttpUri } from '../uri.js';
 import type { SoaEvidenceRef, SoaRow, SoaView } from './soa.types.js';
-import { scoreText, statusText } from './soa-view.js';
+import {
+  checkText,
+  justificationText,
+  RISKS_NOT_CARRIED,
+  riskReferenceText,
+  scoreText,
+  statusText,
+} from './soa-view.js';
 
 const HEADER = [
   'Control',
@@ -9,6 +16,7 @@ const HEADER = [
   'Title',
   'Applicable',
   'Justification',
+  'Risks',
   'Status',
   'Evidence',
   'Reviewer',
@@ -25,6 +33,18 @@ function evidenceCell(row: SoaRow): string {
   const rest = row.evidenceCount - row.evidence.length;
   if (rest > 0) lines.push(`and ${rest} more`);
   return lines.join('<br>');
+}
+
+function risksCell(row: SoaRow): string {
+  if (row.risks === null) return RISKS_NOT_CARRIED;
+  return row.risks.map((risk) => escapeMarkdownCell(riskReferenceText(risk))).join('<br>');
+}
+
+/** The checks as a list, most severe first; none, or a note when the export does not carry them. */
+function checkLines(view: SoaView): string[] {
+  if (view.checks === null) return ['Not part of this statement (see the note above).'];
+  if (view.checks.length === 0) return ['None: the risk treatment raises nothing to review.'];
+  return view.checks.map((check) => `- ${escapeMarkdownLine(checkText(check))}`);
 }
 
 const tableRow = (cells: string[]) => `| ${cells.join(' | ')} |`;
@@ -45,6 +65,11 @@ export function renderSoaMarkdown(view: SoaView): string {
       : '- **Snapshot:** none (live data)',
     `- **Compliance score:** ${scoreText(view.score)}`,
     `- **Controls:** ${counts.implemented} implemented, ${counts.inProgress} in progress, ${counts.notStarted} not started, ${counts.notApplicable} not applicable`,
+    ...view.notes.map((note) => `- **Note:** ${escapeMarkdownLine(note)}`),
+    '',
+    '## Checks',
+    '',
+    ...checkLines(view),
     '',
     '## Controls',
     '',
@@ -58,7 +83,8 @@ export function renderSoaMarkdown(view: SoaView): string {
         escapeMarkdownCell(`${row.domain} ${row.domainTitle}`),
         escapeMarkdownCell(row.title),
         row.applicable ? 'Yes' : 'No',
-        escapeMarkdownCell(row.justification ?? ''),
+        escapeMarkdownCell(justificationText(row)),
+        risksCell(row),
         statusText(row),
         evidenceCell(row),
         escapeMarkdownCell(row.reviewer ?? ''),

@@ -2,7 +2,14 @@ import PDFDocument from 'pdfkit';
 import { heightOfText, registerFonts, setFont, type TextFont, writeText } from './pdf-fonts.js';
 import { drawScoreChart } from './score-chart.js';
 import type { SoaRow, SoaView } from './soa.types.js';
-import { evidenceReferenceLines, scoreText, statusText } from './soa-view.js';
+import {
+  checkText,
+  evidenceReferenceLines,
+  justificationText,
+  RISKS_NOT_CARRIED,
+  scoreText,
+  statusText,
+} from './soa-view.js';
 
 const MARGIN = 40;
 const TABLE_FONT_SIZE = 7.5;
@@ -12,17 +19,37 @@ const CELL_PADDING = 3;
 /** Evidence lines per control in the table; the rest is counted. A row must fit on one page. */
 const EVIDENCE_LINES = 8;
 const CELL_CHARACTERS = 700;
+/** Risks per control in the table, each as its id and a short title; the rest are counted. */
+const RISK_LINES = 4;
+const RISK_TITLE_CHARACTERS = 28;
+/** Checks listed on the summary page; the rest are counted (the JSON export has them all). */
+const CHECK_LINES = 40;
+
+/** `risk_… Title… (high)`, short enough for the narrow column. */
+function risksCell(row: SoaRow): string {
+  if (row.risks === null) return RISKS_NOT_CARRIED;
+  const lines = row.risks
+    .slice(0, RISK_LINES)
+    .map(
+      (risk) =>
+        `${risk.riskId} ${pdfText(risk.title.replace(/\s+/g, ' ').trim(), RISK_TITLE_CHARACTERS)} (${risk.residualLevel})`,
+    );
+  const rest = row.risks.length - lines.length;
+  if (rest > 0) lines.push(`and ${rest} more`);
+  return lines.join('\n');
+}
 
 const COLUMNS: { header: string; width: number; cell: (row: SoaRow) => string }[] = [
   { header: 'Control', width: 48, cell: (row) => row.controlId },
-  { header: 'Domain', width: 82, cell: (row) => `${row.domain} ${row.domainTitle}` },
-  { header: 'Title', width: 112, cell: (row) => row.title },
+  { header: 'Domain', width: 62, cell: (row) => `${row.domain} ${row.domainTitle}` },
+  { header: 'Title', width: 96, cell: (row) => row.title },
   { header: 'Applicable', width: 48, cell: (row) => (row.applicable ? 'Yes' : 'No') },
-  { header: 'Justification', width: 130, cell: (row) => row.justification ?? '' },
+  { header: 'Justification', width: 130, cell: justificationText },
+  { header: 'Risks', width: 90, cell: risksCell },
   { header: 'Status', width: 54, cell: statusText },
-  { header: 'Evidence', width: 150, cell: (row) => evidenceReferenceLines(row, EVIDENCE_LINES).join('\n') },
-  { header: 'Reviewer', width: 70, cell: (row) => row.reviewer ?? '' },
-  { header: 'Last update', width: 67, cell: (row) => dateTimeText(row.updatedAt) },
+  { header: 'Evidence', width: 120, cell: (row) => evidenceReferenceLines(row, EVIDENCE_LINES).join('\n') },
+  { header: 'Reviewer', width: 58, cell: (row) => row.reviewer ?? '' },
+  { header: 'Last update', width: 55, cell: (row) => dateTimeText(row.updatedAt) },
 ];
 
 /** Text short enough that a row never outgrows a page (counted in characters, not UTF-16 units). */
@@ -54,7 +81,9 @@ function titlePage(doc: PDFKit.PDFDocument, view: SoaView): void {
       ? `Snapshot: ${view.snapshot.label} (${view.snapshot.snapshotId}), taken ${dateTimeText(view.snapshot.createdAt)}`
       : 'Snapshot: none (live data)',
   ];
-  for (const fact of facts) writeText(doc, pdfText(fact, 300), body, undefined, undefined, centered);
+  for (const fact of [...facts, ...view.notes]) {
+    writeText(doc, pdfText(fact, 300), body, undefined, undefined, centered);
+  }
   if (view.snapshot) {
     const hash = pdfText(`Content hash: ${view.snapshot.contentHash}`, 200);
     writeText(doc, hash, { style: 'regular', size: 8 }, undefined, undefined, centered);
@@ -80,6 +109,24 @@ function summaryPage(doc: PDFKit.PDFDocument, view: SoaView): void {
   drawScoreChart(doc, view.history, { x: MARGIN, y: top, width, height: 180 });
   doc.x = MARGIN;
   doc.y = top + 200;
+  checksSection(doc, view);
+}
+
+/** The checks under the chart, flowing onto further pages when many; none when the export has no risks. */
+function checksSection(doc: PDFKit.PDFDocument, view: SoaView): void {
+  if (view.checks === null) return;
+  const width = doc.page.width - 2 * MARGIN;
+  setFont(doc, { style: 'bold', size: 12 }).text('Checks', MARGIN, doc.y, { width });
+  doc.moveDown(0.3);
+  const font: TextFont = { style: 'regular', size: 8.5 };
+  if (view.checks.length === 0) {
+    writeText(doc, 'None: the risk treatment raises nothing to review.', font, MARGIN, doc.y, { width });
+    return;
+  }
+  const lines = view.checks.slice(0, CHECK_LINES).map((check) => pdfText(checkText(check), 400));
+  const rest = view.checks.length - lines.length;
+  if (rest > 0) lines.push(`and ${rest} more (every check is in the JSON statement and at /soa/checks)`);
+  for (const line of lines) writeText(doc, line, font, MARGIN, doc.y, { width });
 }
 
 function rowHeight(doc: PDFKit.PDFDocument, cells: string[], font: TextFont): number {

@@ -1,7 +1,9 @@
+import type { RiskScoreLevel, RiskState } from '../../../shared/vocabulary.js';
 import { SOA_FORMATS, type SoaFormat } from '../../../shared/vocabulary.js';
 import type {
   ControlStatus,
   EvidenceType,
+  ExportCheck,
   ExportCounts,
   ExportHistoryPoint,
   ExportSnapshot,
@@ -39,6 +41,20 @@ export interface SoaEvidenceRef {
   fileUrl: string | null;
 }
 
+/** A risk whose treatment lists the control. */
+export interface SoaRiskRef {
+  riskId: string;
+  title: string;
+  residualLevel: RiskScoreLevel;
+  state: RiskState;
+}
+
+/**
+ * Who wrote a row's justification: `officer` (recorded with the control's applicability), `risks` (derived
+ * from the risks whose treatment lists the control, for an applicable control without one), or null (none).
+ */
+export type JustificationSource = 'officer' | 'risks' | null;
+
 /** One line of the statement: what every format shows for a control. */
 export interface SoaRow {
   controlId: string;
@@ -47,6 +63,9 @@ export interface SoaRow {
   title: string;
   applicable: boolean;
   justification: string | null;
+  justificationSource: JustificationSource;
+  /** The risks whose treatment lists the control; null when the export does not carry risks (a snapshot). */
+  risks: SoaRiskRef[] | null;
   status: ControlStatus;
   evidence: SoaEvidenceRef[];
   /** All evidence recorded for the control; `evidence` may list fewer. */
@@ -66,5 +85,9 @@ export interface SoaView {
   counts: ExportCounts;
   history: ExportHistoryPoint[];
   snapshot: ExportSnapshot | null;
+  /** The checks of the statement, most severe first; null when the export does not carry them (a snapshot). */
+  checks: ExportCheck[] | null;
+  /** Remarks on what the statement holds, one line each. */
+  notes: string[];
   rows: SoaRow[];
 }

@@ -16,6 +16,8 @@ import { Migration20261128000200People } from './Migration20261128000200People.j
 import { Migration20261128000300Risks } from './Migration20261128000300Risks.js';
 import { Migration20261128000500ImpactAssessments } from './Migration20261128000500ImpactAssessments.js';
 import { Migration20261128000600Management } from './Migration20261128000600Management.js';
+import { Migration20261128000650Reviews } from './Migration20261128000650Reviews.js';
+import { Migration20261128000700Documents } from './Migration20261128000700Documents.js';
 import { Migration20261128000800Notifications } from './Migration20261128000800Notifications.js';
 
 /** Every migration, in the order of its name. Listed explicitly so the same set runs from source, tests and builds. */
@@ -38,5 +40,7 @@ export const migrations = [
   Migration20261128000300Risks,
   Migration20261128000500ImpactAssessments,
   Migration20261128000600Management,
+  Migration20261128000650Reviews,
+  Migration20261128000700Documents,
   Migration20261128000800Notifications,
 ];
