@@ -183,6 +183,93 @@ describe.each(dbKinds)('webhooks (%s)', (kind) => {
     await expect.poll(expectLog, { timeout: 5000 }).toBeUndefined();
   });
 
+  it('delivers approvals: an impact assessment approved, a document version published', async () => {
+    const approvals = await new Receiver().start();
+    try {
+      const created = await create({
+        url: approvals.url,
+        events: ['assessment.approved', 'document.published'],
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      await addMember(t, 'acme', { email: 'alex@example.com', name: 'Alex Approver', role: 'approver' });
+      const alex = {
+        key: null,
+        headers: { cookie: await signIn(t, 'alex@example.com', 'correct horse battery'), origin: ORIGIN },
+      };
+      const post = async (url: string, body: unknown = {}, who: object = {}) => {
+        const response = await t.request({ method: 'POST', url: `${ORG}${url}`, body, ...who });
+        expect(response.statusCode, response.body).toBeLessThan(300);
+        return response.json();
+      };
+
+      const document = await post('/documents', { title: 'AI policy', kind: 'policy', requirements: [] });
+      const version = await post(`/documents/${document.documentId}/versions`, {
+        content: '# Policy',
+        changelog: 'First',
+      });
+      await post(`/documents/${document.documentId}/versions/${version.versionId}/approve`, {}, alex);
+
+      const system = await post('/ai-systems', {
+        name: 'CV screener',
+        owner: 'HR',
+        purpose: 'Ranks applicants',
+        riskLevel: 'high',
+        lifecycleStage: 'deployed',
+      });
+      const template = (
+        await t.request({ method: 'GET', url: '/api/v1/impact-assessment-templates/iso-42001-aiia' })
+      ).json() as {
+        sections: { questions: { questionId: string; kind: string; options?: string[] }[] }[];
+      };
+      const answers = Object.fromEntries(
+        template.sections
+          .flatMap((section) => section.questions)
+          .map((q) => [
+            q.questionId,
+            q.kind === 'text'
+              ? 'An answer'
+              : q.kind === 'choice'
+                ? q.options?.[0]
+                : q.kind === 'multi'
+                  ? q.options?.slice(0, 1)
+                  : (q.options ?? []).length,
+          ]),
+      );
+      const assessment = await post(`/ai-systems/${system.systemId}/impact-assessments`, {
+        templateId: 'iso-42001-aiia',
+      });
+      const answered = await t.request({
+        method: 'PUT',
+        url: `${ORG}/impact-assessments/${assessment.assessmentId}`,
+        body: { answers },
+      });
+      expect(answered.statusCode, answered.body).toBe(200);
+      await post(`/impact-assessments/${assessment.assessmentId}/submit`);
+      await post(`/impact-assessments/${assessment.assessmentId}/approve`, {}, alex);
+
+      const [published] = await approvals.waitFor(ofType('document.published'));
+      const [approved] = await approvals.waitFor(ofType('assessment.approved'));
+      const secret = created.json().secret;
+      expect(new Webhook(secret).verify(published.body, published.headers)).toMatchObject({
+        data: {
+          resource: { type: 'document-version', id: version.versionId },
+          actor: { type: 'user', name: 'Alex Approver' },
+          changes: { state: { from: 'draft', to: 'published' } },
+        },
+      });
+      expect(new Webhook(secret).verify(approved.body, approved.headers)).toMatchObject({
+        data: {
+          resource: { type: 'impact-assessment', id: assessment.assessmentId },
+          changes: { state: { from: 'submitted', to: 'approved' } },
+        },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(approvals.received).toHaveLength(2);
+    } finally {
+      await approvals.close();
+    }
+  });
+
   it('refuses bad bodies, and anyone who may not manage the org', async () => {
     expect((await create({ url: receiver.url, events: [] })).statusCode).toBe(400);
     expect((await create({ url: receiver.url, events: ['item.forgotten'] })).statusCode).toBe(400);
