@@ -1,6 +1,6 @@
 import type { Config } from '../../platform/config.js';
 import type { JobDefinition, JobRunner } from '../../platform/jobs/jobs.js';
-import { attemptDelivery, DeliveryFailedError, WEBHOOK_RETRIES } from './delivery.service.js';
+import { attemptDelivery, WEBHOOK_RETRIES } from './delivery.service.js';
 import { sendDigests } from './digest.service.js';
 import { type DeliveryTarget, dispatchEvents, requeueStalled } from './dispatch.service.js';
 import { scanOrgs } from './due-scan.service.js';
@@ -15,12 +15,7 @@ export const webhookDeliveryJob: JobDefinition<DeliveryTarget, string> = {
   attempts: WEBHOOK_RETRIES,
   backoffMs: 21_000,
   concurrency: 32,
-  handle: (target, ctx) =>
-    attemptDelivery(ctx.db, target, ctx.config.webhooks, ctx.log).catch((error) => {
-      if (error instanceof DeliveryFailedError)
-        ctx.log.info({ ...target, reason: error.message }, 'webhook retry');
-      throw error;
-    }),
+  handle: (target, ctx) => attemptDelivery(ctx.db, target, ctx.config.webhooks, ctx.log),
 };
 
 /** The delivery job with the configured backoff (the queue takes a job's retry policy from who queues it). */
