@@ -4,7 +4,6 @@ import type { Database } from '../db/database.js';
 import { timedJob } from '../metrics/events.js';
 import type { JobContext, JobDefinition, JobRunner, RepeatOptions } from './jobs.js';
 
-
 /** The embedded default: the same handlers, run in the daemon's process with the same retry policy. */
 export class InProcessJobRunner implements JobRunner {
   readonly kind = 'in-process' as const;
