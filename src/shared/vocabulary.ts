@@ -119,3 +119,17 @@ export type OscalFormat = (typeof OSCAL_FORMATS)[number];
 
 export const SOA_FORMATS = ['json', 'csv', 'markdown', 'pdf'] as const;
 export type SoaFormat = (typeof SOA_FORMATS)[number];
+
+/** What a webhook may subscribe to: changes of the records, and what the scheduled scan finds due or pending. */
+export const WEBHOOK_EVENT_TYPES = [
+  'requirement.status_changed',
+  'evidence.created',
+  'risk.created',
+  'risk.needs_acceptance',
+  'assessment.approved',
+  'document.published',
+  'finding.opened',
+  'item.due_soon',
+  'item.overdue',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
