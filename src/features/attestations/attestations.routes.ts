@@ -27,7 +27,7 @@ export const attestationRoutes: FeatureRoutes = async function attestationRoutes
     {
       // The hot path skips the NUL scan: ids are pattern-checked, control ids are matched against the
       // library in memory, and the content is stored as JSON text.
-      config: { scope: 'attest', bodyMayHoldNul: true },
+      config: { scope: 'attest', bodyMayHoldNul: true, outsideAuditTrail: true },
       schema: {
         tags: ['attestations'],
         summary: 'Ingest an attestation from a sidecar (idempotent by attestationId)',
