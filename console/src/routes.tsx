@@ -2,8 +2,11 @@ import type { ReactNode } from 'react';
 import type { Session } from './ui';
 import { AttestationsView } from './views/attestations';
 import { AuditTrailView } from './views/audit';
+import { AuditsView, AuditView, FindingsView, FindingView } from './views/audits';
 import { ConflictsView, CoverageView, SearchView } from './views/cte';
+import { DueView } from './views/due';
 import { FrameworkView } from './views/framework';
+import { ReviewsView, ReviewView } from './views/management-reviews';
 import { MembersView } from './views/members';
 import { Overview } from './views/overview';
 import { ExportsView, SnapshotsView, SystemsView } from './views/records';
@@ -22,6 +25,7 @@ export interface Route {
 
 export const ROUTES: readonly Route[] = [
   { id: 'overview', name: 'Overview', page: () => <Overview /> },
+  { id: 'due', name: 'Due', page: () => <DueView pages={ROUTES.map((route) => route.id)} /> },
   {
     id: 'frameworks',
     name: 'Frameworks',
@@ -36,6 +40,22 @@ export const ROUTES: readonly Route[] = [
   { id: 'systems', name: 'AI systems', page: () => <SystemsView /> },
   { id: 'snapshots', name: 'Snapshots', page: () => <SnapshotsView /> },
   { id: 'exports', name: 'Exports', page: () => <ExportsView /> },
+  {
+    id: 'audits',
+    name: 'Internal audits',
+    page: ([auditId]) => (auditId ? <AuditView key={auditId} auditId={auditId} /> : <AuditsView />),
+  },
+  {
+    id: 'findings',
+    name: 'Findings',
+    page: ([findingId]) =>
+      findingId ? <FindingView key={findingId} findingId={findingId} /> : <FindingsView />,
+  },
+  {
+    id: 'reviews',
+    name: 'Management reviews',
+    page: ([reviewId]) => (reviewId ? <ReviewView key={reviewId} reviewId={reviewId} /> : <ReviewsView />),
+  },
   { id: 'members', name: 'Members', page: () => <MembersView />, visible: (session) => session.can.manage },
   {
     id: 'audit',

@@ -79,6 +79,10 @@ export const auditPath = (orgId: string, auditId?: string, suffix = '') =>
 export const findingPath = (orgId: string, findingId?: string) =>
   orgPath(orgId, `/findings${optional(findingId)}`);
 
+/** A finding under its audit, where it changes: `/orgs/{orgId}/audits/{auditId}/findings/{findingId}[/close]`. */
+export const auditFindingPath = (orgId: string, auditId: string, findingId: string, suffix = '') =>
+  auditPath(orgId, auditId, `/findings/${seg(findingId)}${suffix}`);
+
 export const reviewPath = (orgId: string, reviewId?: string, suffix = '') =>
   orgPath(orgId, `/management-reviews${optional(reviewId)}${suffix}`);
 

@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import type { AgendaSchema, DueItemSchema } from '../../features/agenda/agenda.schemas.js';
 import type { AiSystemListSchema, AiSystemSchema } from '../../features/ai-systems/ai-systems.schemas.js';
 import type {
   AttestationListSchema,
@@ -10,6 +11,12 @@ import type {
   AuditLogSchema,
   AuditVerificationSchema,
 } from '../../features/audit-trail/audit-trail.schemas.js';
+import type {
+  AuditListSchema,
+  AuditSchema,
+  FindingListSchema,
+  FindingSchema,
+} from '../../features/audits/audits.schemas.js';
 import type { CreatedKeySchema, KeyListSchema, KeySchema } from '../../features/auth/keys.schemas.js';
 import type { MeSchema, SignedInSchema, SsoConfigSchema } from '../../features/auth/sessions.schemas.js';
 import type {
@@ -68,6 +75,7 @@ import type {
   RequirementItemSchema,
   RequirementListSchema,
 } from '../../features/requirements/requirements.schemas.js';
+import type { ReviewListSchema, ReviewSchema } from '../../features/reviews/reviews.schemas.js';
 import type {
   DomainScoreSchema,
   HistoryPointSchema,
@@ -157,6 +165,19 @@ export type RequirementList = Static<typeof RequirementListSchema>;
 export type Requirement = Static<typeof RequirementItemSchema>;
 export type RequirementEvidence = Static<typeof RequirementEvidenceSchema>;
 export type RequirementEvidenceList = Static<typeof RequirementEvidenceListSchema>;
+
+/** Internal audits (9.2), their findings (10.2) and management reviews (9.3). */
+export type InternalAudit = Static<typeof AuditSchema>;
+export type InternalAuditList = Static<typeof AuditListSchema>;
+export type Finding = Static<typeof FindingSchema>;
+export type FindingList = Static<typeof FindingListSchema>;
+export type ManagementReview = Static<typeof ReviewSchema>;
+export type ManagementReviewList = Static<typeof ReviewListSchema>;
+export type ReviewDecision = ManagementReview['decisions'][number];
+
+/** What is due: the agenda of dated obligations. */
+export type Agenda = Static<typeof AgendaSchema>;
+export type DueItem = Static<typeof DueItemSchema>;
 
 export type SidecarKey = Static<typeof SidecarKeySchema>;
 export type SidecarKeyList = Static<typeof SidecarKeyListSchema>;
