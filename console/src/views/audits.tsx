@@ -28,6 +28,7 @@ const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOS
 /** What an open major nonconformity does to each requirement it names, as the pages say it. */
 export const CAP_TEXT = 'counts at most as in progress until closed';
 
+const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 const refText = (ref: RequirementRef) => `${ref.frameworkId} ${ref.requirementId}`;
 
 /** The names of the org's frameworks, by id (the id itself until they are loaded). */
@@ -610,7 +611,7 @@ export function FindingView({ findingId }: { findingId: string }) {
             <a href={findingHref()}>Findings</a> · <AuditLink auditId={f.auditId} />
           </p>
           <h1>
-            {label(f.kind)} <Badge kind={f.state}>{f.state}</Badge>
+            {sentence(label(f.kind))} <Badge kind={f.state}>{f.state}</Badge>
           </h1>
           <p className="lead">{f.description}</p>
           {f.caps ? (
@@ -655,45 +656,50 @@ function AuditLink({ auditId }: { auditId: string }) {
 function FindingRequirements({ finding }: { finding: Finding }) {
   const entries = useFindingRequirements(finding);
   const nameOf = useFrameworkNames();
-  if (finding.requirements.length === 0) return <p className="muted">The finding names no requirement.</p>;
   return (
-    <Scroll>
-      <table data-testid="finding-requirements">
-        <caption>Requirements the finding is about, with their status now</caption>
-        <thead>
-          <tr>
-            <th scope="col">Requirement</th>
-            <th scope="col">Framework</th>
-            <th scope="col">Status now</th>
-            <th scope="col">Cap</th>
-          </tr>
-        </thead>
-        <tbody>
-          {finding.requirements.map((r, i) => {
-            const entry = entries.data?.[i];
-            return (
-              <tr key={refText(r)} data-requirement={r.requirementId}>
-                <th scope="row">
-                  <a href={frameworkHref(r.frameworkId, r.requirementId)}>{r.requirementId}</a>
-                  {entry ? <span className="muted"> {entry.title}</span> : null}
-                </th>
-                <td>{nameOf(r.frameworkId)}</td>
-                <td>
-                  <Badge kind={r.status}>{label(r.status)}</Badge>
-                </td>
-                <td>
-                  {finding.caps ? (
-                    <span className="cap-note">{CAP_TEXT}</span>
-                  ) : (
-                    <span className="muted">none</span>
-                  )}
-                </td>
+    <section className="card finding-requirements" aria-labelledby="finding-requirements">
+      <h2 id="finding-requirements">Requirements and their status now</h2>
+      {finding.requirements.length === 0 ? (
+        <p className="muted">The finding names no requirement.</p>
+      ) : (
+        <Scroll>
+          <table data-testid="finding-requirements">
+            <thead>
+              <tr>
+                <th scope="col">Requirement</th>
+                <th scope="col">Framework</th>
+                <th scope="col">Status now</th>
+                <th scope="col">Cap</th>
               </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </Scroll>
+            </thead>
+            <tbody>
+              {finding.requirements.map((r, i) => {
+                const entry = entries.data?.[i];
+                return (
+                  <tr key={refText(r)} data-requirement={r.requirementId}>
+                    <th scope="row">
+                      <a href={frameworkHref(r.frameworkId, r.requirementId)}>{r.requirementId}</a>
+                      {entry ? <span className="muted"> {entry.title}</span> : null}
+                    </th>
+                    <td>{nameOf(r.frameworkId)}</td>
+                    <td>
+                      <Badge kind={r.status}>{label(r.status)}</Badge>
+                    </td>
+                    <td>
+                      {finding.caps ? (
+                        <span className="cap-note">{CAP_TEXT}</span>
+                      ) : (
+                        <span className="muted">none</span>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </Scroll>
+      )}
+    </section>
   );
 }
 

@@ -37,14 +37,13 @@ function hrefOf(item: DueItem, pages: readonly string[]): string | undefined {
   return page && pages.includes(page) ? itemHref(page, id) : undefined;
 }
 
-/** "3 days overdue", "today", "in 12 days". */
-function relative(dueAt: string, now: number): string {
-  const days = Math.floor((Date.parse(dueAt) - now) / DAY_MS);
-  if (Date.parse(dueAt) < now) {
-    const late = Math.max(1, Math.ceil((now - Date.parse(dueAt)) / DAY_MS));
-    return `${late} day${late === 1 ? '' : 's'} overdue`;
-  }
-  if (days === 0) return 'due today';
+/** "3 days overdue", "overdue since today", "due today", "in 12 days": calendar days (UTC), as the dates show. */
+function relative(item: DueItem, now: number): string {
+  const days = Math.round(
+    (Date.parse(day(item.dueAt)) - Date.parse(day(new Date(now).toISOString()))) / DAY_MS,
+  );
+  if (days < 0) return `${-days} day${days === -1 ? '' : 's'} overdue`;
+  if (days === 0) return item.overdue ? 'overdue since today' : 'due today';
   return `in ${days} day${days === 1 ? '' : 's'}`;
 }
 
@@ -204,9 +203,9 @@ export function DueView({ pages }: { pages: readonly string[] }) {
                               <td>{item.owner ?? '—'}</td>
                               <td className="num">
                                 {item.overdue ? (
-                                  <Badge kind="overdue">{relative(item.dueAt, now)}</Badge>
+                                  <Badge kind="overdue">{relative(item, now)}</Badge>
                                 ) : (
-                                  relative(item.dueAt, now)
+                                  relative(item, now)
                                 )}
                               </td>
                             </tr>
