@@ -626,4 +626,44 @@ describe.each(dbKinds)('impact assessments on %s', (kind) => {
       ]);
     });
   });
+
+  it('raises an impact into the risk register, linking the draft’s impact to the new risk', async () => {
+    const system = await createSystem('Fraud scorer');
+    const draft = (await start(system, 'iso-42001-aiia')).json();
+    const impact = {
+      affected: 'individuals',
+      rights: ['non-discrimination'],
+      description: 'Legitimate payments blocked for some groups',
+      likelihood: 3,
+      severity: 4,
+    };
+    expect((await put(draft.assessmentId, { impacts: [impact] })).statusCode).toBe(200);
+    const raised = await t.request({
+      method: 'POST',
+      url: `${ORG}/impact-assessments/${draft.assessmentId}/impacts/0/risk`,
+      key: writer,
+    });
+    expect(raised.statusCode, raised.body).toBe(201);
+    expect(raised.json()).toMatchObject({
+      title: impact.description,
+      systemIds: [system],
+      likelihood: 3,
+      impact: 4,
+      inherent: { score: 12, level: 'high' },
+    });
+    const linked = await get(`${ORG}/impact-assessments/${draft.assessmentId}`);
+    expect(linked.impacts[0].riskId).toBe(raised.json().riskId);
+    const again = await t.request({
+      method: 'POST',
+      url: `${ORG}/impact-assessments/${draft.assessmentId}/impacts/0/risk`,
+      key: writer,
+    });
+    expect(again.statusCode).toBe(409);
+    const missing = await t.request({
+      method: 'POST',
+      url: `${ORG}/impact-assessments/${draft.assessmentId}/impacts/5/risk`,
+      key: writer,
+    });
+    expect(missing.statusCode).toBe(404);
+  });
 });

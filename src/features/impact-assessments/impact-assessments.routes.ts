@@ -1,8 +1,10 @@
 import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import type { FeatureRoutes } from '../../context.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
 import { principalOf } from '../auth/auth.plugin.js';
 import { publicBase } from '../auth/auth.routes.js';
+import { RiskSchema } from '../risks/risks.schemas.js';
 import {
   AssessmentListQuery,
   AssessmentPageSchema,
@@ -23,6 +25,7 @@ import {
   listAssessments,
   listSystemAssessments,
   listTemplates,
+  raiseRisk,
   reviseAssessment,
   startAssessment,
   submitAssessment,
@@ -250,6 +253,40 @@ export const impactAssessmentRoutes: FeatureRoutes = async function impactAssess
         .status(201)
         .header('location', assessmentPath(orgId, revision.assessmentId))
         .send(revision);
+    },
+  );
+
+  app.post(
+    '/orgs/:orgId/impact-assessments/:assessmentId/impacts/:impactIndex/risk',
+    {
+      config: { scope: 'write' },
+      schema: {
+        tags: [TAG],
+        summary: 'Raise an impact into the risk register: a risk of the system, rated by the impact',
+        description:
+          'Likelihood and severity become the risk’s likelihood and impact. A draft’s impact is linked to the new ' +
+          'risk (`riskId`); an impact already linked gets `409`. `impactIndex` counts from 0.',
+        params: Type.Object({
+          orgId: Type.String({ minLength: 1, maxLength: 64 }),
+          assessmentId: Type.String({ minLength: 1, maxLength: 64 }),
+          impactIndex: Type.Integer({ minimum: 0, maximum: 999 }),
+        }),
+        response: { 201: RiskSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { orgId, assessmentId, impactIndex } = request.params;
+      const risk = await raiseRisk(
+        ctx.db.em(),
+        orgId,
+        assessmentId,
+        impactIndex,
+        principalOf(request).actor.id,
+      );
+      return reply
+        .status(201)
+        .header('location', `/api/v1/orgs/${encodeURIComponent(orgId)}/risks/${risk.riskId}`)
+        .send(risk);
     },
   );
 };

@@ -16,6 +16,7 @@ import { contentHashOf } from '../../shared/content-hash.js';
 import { getAiSystem } from '../ai-systems/ai-systems.service.js';
 import type { Actor } from '../auth/scopes.js';
 import { addEvidence } from '../evidence/evidence.service.js';
+import { createRisk, type RiskView } from '../risks/risks.service.js';
 import { selectRisk } from '../risks/risks.store.js';
 import type {
   AssessmentListQuery,
@@ -471,4 +472,50 @@ export async function reviseAssessment(
     return id;
   });
   return getAssessment(em, orgId, revisionId, now);
+}
+
+/**
+ * Raises an impact into the risk register: a risk of the assessment's AI system rated by the impact's likelihood
+ * and severity, described by it. While the assessment is a draft the impact is linked to the new risk (`riskId`);
+ * an approved assessment stays as it was approved, and the risk names it in its description.
+ */
+export async function raiseRisk(
+  em: Em,
+  orgId: string,
+  assessmentId: string,
+  impactIndex: number,
+  createdBy: string,
+): Promise<RiskView> {
+  const row = await loadAssessment(em, orgId, assessmentId);
+  const impact = row.impacts[impactIndex];
+  if (!impact) throw resourceNotFound('Impact', { assessmentId, impactIndex });
+  if (impact.riskId)
+    throw conflict('This impact already has a risk in the register', { riskId: impact.riskId });
+  const risk = await createRisk(
+    em,
+    orgId,
+    {
+      title: impact.description.slice(0, 300),
+      description:
+        `Raised from impact ${impactIndex + 1} of the ${row.templateId} assessment (version ${row.version}) of ` +
+        `${row.system.name}, affecting ${impact.affected}${impact.rights?.length ? ` (${impact.rights.join(', ')})` : ''}.` +
+        (impact.mitigation ? ` Mitigation named there: ${impact.mitigation}` : ''),
+      systemIds: [row.systemId],
+      likelihood: impact.likelihood,
+      impact: impact.severity,
+    },
+    createdBy,
+    (_orgId, value) => value,
+  );
+  if (row.state === 'draft') {
+    await em.transactional(async (tx) => {
+      const current = await loadAssessment(tx, orgId, assessmentId, true);
+      if (current.state !== 'draft') return;
+      const impacts = current.impacts.map((item, index) =>
+        index === impactIndex ? { ...item, riskId: risk.riskId } : item,
+      );
+      await updateDraftRow(tx, assessmentId, { answers: current.answers, impacts }, new Date());
+    });
+  }
+  return risk;
 }

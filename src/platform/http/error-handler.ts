@@ -38,7 +38,8 @@ export function renderFrameworkError(
   _request: FastifyRequest,
   reply: FastifyReply,
 ): void {
-  reply.status(400).send(malformed(error));
+  // Answered before any hook ran (an undecodable URL, say): the nosniff header the hooks add must be set here.
+  reply.header('x-content-type-options', 'nosniff').status(400).send(malformed(error));
 }
 
 /**
