@@ -8,6 +8,9 @@ import type { FindingKind } from '../../../src/shared/vocabulary.js';
 import type { Finding, FindingList, InternalAudit, InternalAuditList, Requirement } from '../api';
 import { filled } from '../api';
 import { type Session, useLoad, useSession } from '../ui';
+import type { RequirementRef } from './frameworks';
+
+export type { RequirementRef };
 
 /** Internal audits (ISO/IEC 42001 9.2), their findings (10.2), and the writes on them. */
 
@@ -74,11 +77,6 @@ export const useFindingRequirements = (finding: Finding | undefined) => {
     [orgId, refs.map((ref) => `${ref.frameworkId}\u0000${ref.requirementId}`).join('\u0001')],
   );
 };
-
-export interface RequirementRef {
-  frameworkId: string;
-  requirementId: string;
-}
 
 export interface NewFinding {
   kind: FindingKind;

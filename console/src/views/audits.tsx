@@ -16,8 +16,9 @@ import {
   useFindingRequirements,
   useFindings,
 } from '../resources/audits';
-import { useOrgFrameworks, useRequirements } from '../resources/frameworks';
+import { useOrgFrameworks } from '../resources/frameworks';
 import { Badge, day, Field, label, Scroll, Show, useAction, useSession, when } from '../ui';
+import { RequirementPicker, refText, useFrameworkNames } from './requirement-picker';
 
 /** A date field's day as an instant: the start of the day (UTC), or its end for what is due that day. */
 const startOfDay = (date: string) => `${date}T00:00:00.000Z`;
@@ -29,14 +30,6 @@ const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOS
 export const CAP_TEXT = 'counts at most as in progress until closed';
 
 const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-const refText = (ref: RequirementRef) => `${ref.frameworkId} ${ref.requirementId}`;
-
-/** The names of the org's frameworks, by id (the id itself until they are loaded). */
-function useFrameworkNames(): (frameworkId: string) => string {
-  const frameworks = useOrgFrameworks();
-  const names = new Map((frameworks.data?.frameworks ?? []).map((f) => [f.frameworkId, f.name]));
-  return (frameworkId) => names.get(frameworkId) ?? frameworkId;
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Audits
@@ -412,97 +405,6 @@ export function FindingsView() {
       </div>
       <FindingTable filters={filters} />
     </>
-  );
-}
-
-const NO_FILTERS = { status: '', assessment: '', applicable: '' };
-
-/** Chooses requirements of the given frameworks: a framework, one of its requirements, Add; each chosen one can go. */
-function RequirementPicker({
-  frameworkIds,
-  value,
-  onChange,
-}: {
-  frameworkIds: string[];
-  value: RequirementRef[];
-  onChange(value: RequirementRef[]): void;
-}) {
-  const nameOf = useFrameworkNames();
-  const [frameworkId, setFrameworkId] = useState(frameworkIds[0] ?? 'iso-42001');
-  const [requirementId, setRequirementId] = useState('');
-  const requirements = useRequirements(frameworkId, NO_FILTERS);
-  const chosen = (ref: RequirementRef) =>
-    value.some((v) => v.frameworkId === ref.frameworkId && v.requirementId === ref.requirementId);
-  const options = (requirements.data?.requirements ?? []).filter(
-    (r) => !chosen({ frameworkId, requirementId: r.requirementId }),
-  );
-  const selected = options.some((r) => r.requirementId === requirementId)
-    ? requirementId
-    : (options[0]?.requirementId ?? '');
-  return (
-    <fieldset className="requirement-picker">
-      <legend>Requirements</legend>
-      {value.length ? (
-        <ul data-testid="chosen-requirements">
-          {value.map((ref) => (
-            <li key={refText(ref)}>
-              {nameOf(ref.frameworkId)} {ref.requirementId}{' '}
-              <button
-                type="button"
-                className="link"
-                aria-label={`Remove ${refText(ref)}`}
-                onClick={() => onChange(value.filter((v) => v !== ref))}
-              >
-                remove
-              </button>
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p className="muted">None chosen yet.</p>
-      )}
-      <div className="filters">
-        <Field label="Framework">
-          {(id) => (
-            <select
-              id={id}
-              value={frameworkId}
-              onChange={(e) => {
-                setFrameworkId(e.target.value);
-                setRequirementId('');
-              }}
-            >
-              {frameworkIds.map((f) => (
-                <option key={f} value={f}>
-                  {nameOf(f)}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Requirement">
-          {(id) => (
-            <select id={id} value={selected} onChange={(e) => setRequirementId(e.target.value)}>
-              {options.map((r) => (
-                <option key={r.requirementId} value={r.requirementId}>
-                  {r.requirementId} — {r.title}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <button
-          type="button"
-          disabled={!selected}
-          onClick={() => {
-            onChange([...value, { frameworkId, requirementId: selected }]);
-            setRequirementId('');
-          }}
-        >
-          Add requirement
-        </button>
-      </div>
-    </fieldset>
   );
 }
 
