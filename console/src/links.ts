@@ -13,6 +13,17 @@ export const frameworkHref = (frameworkId: string, requirementId?: string) =>
 /** The attestations page with an epoch chosen. */
 export const epochHref = (epochId: string) => `#/attestations/${seg(epochId)}`;
 
+/** The AI systems, or one system's page. */
+export const systemHref = (systemId?: string) =>
+  `#/systems${systemId === undefined ? '' : `/${seg(systemId)}`}`;
+
+/** The impact assessments, or one of them. */
+export const assessmentHref = (assessmentId?: string) =>
+  `#/assessments${assessmentId === undefined ? '' : `/${seg(assessmentId)}`}`;
+
+/** The risk register, or one risk's page. */
+export const riskHref = (riskId?: string) => `#/risks${riskId === undefined ? '' : `/${seg(riskId)}`}`;
+
 /**
  * The route in the address bar: `#/frameworks/eu-ai-act/Art.%2026(6)` → `['frameworks', 'eu-ai-act', 'Art. 26(6)']`.
  * A query after the path (`#/accept?token=…`) is not part of the route.

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Session } from './ui';
+import { AssessmentsView, AssessmentView } from './views/assessments';
 import { AttestationsView } from './views/attestations';
 import { AuditTrailView } from './views/audit';
 import { AuditsView, AuditView, FindingsView, FindingView } from './views/audits';
@@ -10,6 +11,8 @@ import { ReviewsView, ReviewView } from './views/management-reviews';
 import { MembersView } from './views/members';
 import { Overview } from './views/overview';
 import { ExportsView, SnapshotsView, SystemsView } from './views/records';
+import { RisksView, RiskView } from './views/risks';
+import { SystemView } from './views/system';
 
 /**
  * The console's pages, in the order the navigation lists them: `#/<id>/<params…>` renders `page(params)`.
@@ -37,7 +40,22 @@ export const ROUTES: readonly Route[] = [
   { id: 'conflicts', name: 'Conflicts', page: () => <ConflictsView /> },
   { id: 'search', name: 'Search', page: () => <SearchView /> },
   { id: 'attestations', name: 'Attestations', page: ([epochId]) => <AttestationsView epochId={epochId} /> },
-  { id: 'systems', name: 'AI systems', page: () => <SystemsView /> },
+  {
+    id: 'systems',
+    name: 'AI systems',
+    page: ([systemId]) => (systemId ? <SystemView key={systemId} systemId={systemId} /> : <SystemsView />),
+  },
+  {
+    id: 'risks',
+    name: 'AI risks',
+    page: ([riskId]) => (riskId ? <RiskView key={riskId} riskId={riskId} /> : <RisksView />),
+  },
+  {
+    id: 'assessments',
+    name: 'Impact assessments',
+    page: ([assessmentId]) =>
+      assessmentId ? <AssessmentView key={assessmentId} assessmentId={assessmentId} /> : <AssessmentsView />,
+  },
   { id: 'snapshots', name: 'Snapshots', page: () => <SnapshotsView /> },
   { id: 'exports', name: 'Exports', page: () => <ExportsView /> },
   {

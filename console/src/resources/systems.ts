@@ -1,5 +1,5 @@
 import { aiSystemPath } from '../../../src/clients/api-client/paths.js';
-import type { AiSystemList } from '../api';
+import type { AiSystem, AiSystemList } from '../api';
 import { filled } from '../api';
 import { type Session, useLoad, useSession } from '../ui';
 
@@ -14,3 +14,15 @@ export const addAiSystem = (
   session: Session,
   body: { name: string; owner: string; purpose: string; riskLevel: string; lifecycleStage: string },
 ) => session.api.post(aiSystemPath(session.orgId), body);
+
+export const useAiSystem = (systemId: string) => {
+  const { api, orgId } = useSession();
+  return useLoad(() => api.get<AiSystem>(aiSystemPath(orgId, systemId)), [orgId, systemId]);
+};
+
+/** Changes a system; a new risk tier, lifecycle stage or purpose flags its approved assessments for review. */
+export const changeAiSystem = (
+  session: Session,
+  systemId: string,
+  body: { riskLevel?: string; lifecycleStage?: string; purpose?: string; owner?: string },
+) => session.api.put<AiSystem>(aiSystemPath(session.orgId, systemId), body);

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { systemHref } from '../links';
 import { snapshotHash } from '../merkle';
 import { fetchExport } from '../resources/exports';
 import { useOrgFrameworks } from '../resources/frameworks';
@@ -17,6 +18,7 @@ import {
   useSession,
   when,
 } from '../ui';
+import { SoaChecksPanel } from './soa-checks';
 
 const RISKS = ['minimal', 'limited', 'high', 'unacceptable'];
 const STAGES = ['design', 'development', 'validation', 'deployed', 'retired'];
@@ -78,7 +80,9 @@ export function SystemsView() {
               <tbody>
                 {l.systems.map((s) => (
                   <tr key={s.systemId}>
-                    <th scope="row">{s.name}</th>
+                    <th scope="row">
+                      <a href={systemHref(s.systemId)}>{s.name}</a>
+                    </th>
                     <td>
                       <Badge kind={s.riskLevel}>{s.riskLevel}</Badge>
                     </td>
@@ -313,6 +317,7 @@ export function ExportsView() {
             Your role in this organization does not include exports: an owner or an auditor can download them.
           </p>
         )}
+        <SoaChecksPanel />
       </>
     );
   }
@@ -360,6 +365,7 @@ export function ExportsView() {
           ))}
         </div>
       </section>
+      <SoaChecksPanel />
       <section className="card" aria-labelledby="oscal-heading">
         <h2 id="oscal-heading">OSCAL package</h2>
         <Field label="Framework">

@@ -41,6 +41,10 @@ export const epochPath = (orgId: string, epochId: string) =>
 export const aiSystemPath = (orgId: string, systemId?: string) =>
   orgPath(orgId, `/ai-systems${optional(systemId)}`);
 
+/** An org's AI risks: `/orgs/{orgId}/risks[/{riskId}]` (`/risks/summary` is `riskPath(orgId, 'summary')`). */
+export const riskPath = (orgId: string, riskId?: string, suffix = '') =>
+  orgPath(orgId, `/risks${optional(riskId)}${suffix}`);
+
 /** The impact-assessment templates (`/impact-assessment-templates[/{templateId}]`), the same for every org. */
 export const impactAssessmentTemplatePath = (templateId?: string) =>
   `/impact-assessment-templates${optional(templateId)}`;

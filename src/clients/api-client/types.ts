@@ -77,6 +77,13 @@ import type {
 } from '../../features/requirements/requirements.schemas.js';
 import type { ReviewListSchema, ReviewSchema } from '../../features/reviews/reviews.schemas.js';
 import type {
+  AcceptanceSchema,
+  RiskCriteriaSchema,
+  RiskListSchema,
+  RiskSchema,
+  RiskSummarySchema,
+} from '../../features/risks/risks.schemas.js';
+import type {
   DomainScoreSchema,
   HistoryPointSchema,
   HistorySchema,
@@ -181,3 +188,9 @@ export type DueItem = Static<typeof DueItemSchema>;
 
 export type SidecarKey = Static<typeof SidecarKeySchema>;
 export type SidecarKeyList = Static<typeof SidecarKeyListSchema>;
+
+export type Risk = Static<typeof RiskSchema>;
+export type RiskList = Static<typeof RiskListSchema>;
+export type RiskSummary = Static<typeof RiskSummarySchema>;
+export type RiskCriteria = Static<typeof RiskCriteriaSchema>;
+export type RiskAcceptance = Static<typeof AcceptanceSchema>;
