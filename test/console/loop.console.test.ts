@@ -216,7 +216,18 @@ describe('the management-system loop in the web console', { timeout: 120_000 }, 
       all.items.filter((item) => item.kind === 'evidence_expiry').length,
     );
 
-    // An item leads to its page where the console has one: the finding's.
+    // An item leads to its page where the console has one: the risk's, the finding's.
+    const risk = all.items.find((item) => item.kind === 'risk_treatment')!;
+    await page
+      .locator(`.due-group[data-kind="risk_treatment"] tr[data-resource="${risk.resource.id}"]`)
+      .getByRole('link')
+      .click();
+    expect(page.url()).toBe(`${daemon.url}/#/risks/${risk.resource.id}`);
+    await page
+      .getByRole('heading', { name: /Unvalidated model updates/ })
+      .first()
+      .waitFor();
+    await page.goBack();
     await page.locator(`tr[data-resource="${dueFindingId}"]`).getByRole('link').click();
     await page.getByRole('heading', { name: /minor nonconformity/i }).waitFor();
     expect(page.url()).toBe(`${daemon.url}/#/findings/${dueFindingId}`);

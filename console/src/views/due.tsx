@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { DUE_KINDS, type DueKind } from '../../../src/shared/vocabulary.js';
 import type { DueItem } from '../api';
-import { findingHref, itemHref, reviewHref } from '../links';
+import { assessmentHref, findingHref, itemHref, reviewHref, riskHref } from '../links';
 import { useAgenda } from '../resources/agenda';
 import { Badge, day, Field, Pager, Scroll, Show, useSession } from '../ui';
 
@@ -20,21 +20,27 @@ export const DUE_KIND_NAMES: Record<DueKind, string> = {
   decision_due: 'Management-review decisions',
 };
 
-/** The console page of each kind of resource the agenda names, where the console has one. */
-const RESOURCE_PAGES: Record<string, string> = {
-  risk: 'risks',
-  'impact-assessment': 'assessments',
-  document: 'documents',
-};
+/** The console pages of the kinds of resource the agenda names, besides those the console always has. */
+const RESOURCE_PAGES: Record<string, string> = { document: 'documents' };
 
 /** Where an item leads: its resource's page, when the console has such a page. */
 function hrefOf(item: DueItem, pages: readonly string[]): string | undefined {
   const { type, id } = item.resource;
-  if (type === 'finding') return findingHref(id);
-  // A decision is `<reviewId>#<index>`: the review's page lists its decisions.
-  if (type === 'management-review') return reviewHref(id.split('#')[0]);
-  const page = RESOURCE_PAGES[type];
-  return page && pages.includes(page) ? itemHref(page, id) : undefined;
+  switch (type) {
+    case 'finding':
+      return findingHref(id);
+    // A decision is `<reviewId>#<index>`: the review's page lists its decisions.
+    case 'management-review':
+      return reviewHref(id.split('#')[0]);
+    case 'risk':
+      return riskHref(id);
+    case 'impact-assessment':
+      return assessmentHref(id);
+    default: {
+      const page = RESOURCE_PAGES[type];
+      return page && pages.includes(page) ? itemHref(page, id) : undefined;
+    }
+  }
 }
 
 /** "3 days overdue", "overdue since today", "due today", "in 12 days": calendar days (UTC), as the dates show. */

@@ -1,7 +1,7 @@
 import { type ReactNode, useState } from 'react';
 import type { ManagementReview, ReviewDecision } from '../api';
 import { ScoreChangeChart } from '../chart';
-import { auditHref, findingHref, reviewHref } from '../links';
+import { auditHref, findingHref, reviewHref, riskHref } from '../links';
 import {
   closeReview,
   holdReview,
@@ -413,7 +413,9 @@ function InputBody({ inputs, inputKey }: { inputs: ReviewInputs; inputKey: keyof
                 <tbody>
                   {risks.acceptancesExpiring.map((a) => (
                     <tr key={a.riskId}>
-                      <th scope="row">{a.title}</th>
+                      <th scope="row">
+                        <a href={riskHref(a.riskId)}>{a.title}</a>
+                      </th>
                       <td className="num">{day(a.expiresAt)}</td>
                     </tr>
                   ))}
