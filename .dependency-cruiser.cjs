@@ -21,6 +21,7 @@ const FEATURE_ORDER = [
   'requirements',
   'risks',
   'impact-assessments',
+  'documents',
   'audits',
   'reviews',
   'agenda',

@@ -23,6 +23,7 @@ import { complianceRoutes } from './features/compliance/compliance.routes.js';
 import { consoleRoutes, findConsoleDir } from './features/console/console.routes.js';
 import { controlLibraryRoutes, controlRoutes } from './features/controls/controls.routes.js';
 import { cteRoutes } from './features/cte/cte.routes.js';
+import { documentRoutes } from './features/documents/documents.routes.js';
 import { evidenceRoutes, expiringEvidenceRoutes } from './features/evidence/evidence.routes.js';
 import { exportRoutes } from './features/exports/export.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
@@ -243,6 +244,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           await org.register(sidecarKeyRoutes, { ctx });
           await org.register(attestationRoutes, { ctx });
           await org.register(riskRoutes, { ctx });
+          await org.register(documentRoutes, { ctx });
           await org.register(auditRoutes, { ctx });
           await org.register(reviewRoutes, { ctx });
           await org.register(agendaRoutes, { ctx });

@@ -189,6 +189,8 @@ describe.each(dbKinds)('malformed input on %s', (kind) => {
       impactIndex: '0',
       assessmentId: 'ia-none',
       templateId: 'gdpr-dpia',
+      documentId: 'doc-none',
+      versionId: 'ver-none',
     };
     const urlOf = (path: string) =>
       path.replace(/\{(\w+)\}/g, (_, name: string) => {

@@ -23,6 +23,7 @@ const READ_TOOLS = [
   'get_requirement',
   'list_ai_systems',
   'list_due_assessments',
+  'list_documents',
   'list_attestations',
   'get_epoch',
   'list_snapshots',

@@ -60,6 +60,16 @@ export const impactAssessmentPath = (orgId: string, assessmentId?: string, suffi
 export const systemImpactAssessmentPath = (orgId: string, systemId: string) =>
   `${aiSystemPath(orgId, systemId)}/impact-assessments`;
 
+/**
+ * An org's controlled documents: `/orgs/{orgId}/documents[/{documentId}]`; with a version,
+ * `/orgs/{orgId}/documents/{documentId}/versions[/{versionId}]` and a `suffix` (`/approve`, `/diff`).
+ */
+export const documentPath = (orgId: string, documentId?: string) =>
+  orgPath(orgId, `/documents${optional(documentId)}`);
+
+export const documentVersionPath = (orgId: string, documentId: string, versionId?: string, suffix = '') =>
+  `${documentPath(orgId, documentId)}/versions${optional(versionId)}${suffix}`;
+
 export const apiKeyPath = (orgId: string, keyId?: string) => orgPath(orgId, `/keys${optional(keyId)}`);
 
 export const memberPath = (orgId: string, userId?: string) => orgPath(orgId, `/members${optional(userId)}`);

@@ -49,6 +49,13 @@ import type {
   SuggestionListSchema,
 } from '../../features/cte/cte.schemas.js';
 import type {
+  DocumentPageSchema,
+  DocumentSchema,
+  VersionDiffSchema,
+  VersionListSchema,
+  VersionSchema,
+} from '../../features/documents/documents.schemas.js';
+import type {
   EvidenceListSchema,
   EvidenceSchema,
   ExpiringEvidenceListSchema,
@@ -131,6 +138,11 @@ export type ImpactAssessmentTemplateList = Static<typeof TemplateListSchema>;
 export type ImpactAssessment = Static<typeof AssessmentSchema>;
 export type ImpactAssessmentPage = Static<typeof AssessmentPageSchema>;
 export type SystemImpactAssessmentList = Static<typeof SystemAssessmentListSchema>;
+export type ControlledDocument = Static<typeof DocumentSchema>;
+export type ControlledDocumentPage = Static<typeof DocumentPageSchema>;
+export type DocumentVersion = Static<typeof VersionSchema>;
+export type DocumentVersionList = Static<typeof VersionListSchema>;
+export type DocumentVersionDiff = Static<typeof VersionDiffSchema>;
 
 export type Attestation = Static<typeof AttestationSchema>;
 export type AttestationList = Static<typeof AttestationListSchema>;

@@ -13,6 +13,7 @@ import {
   attestationPath,
   auditLogPath,
   ctePath,
+  documentPath,
   epochPath,
   exportPath,
   frameworkPath,
@@ -27,6 +28,7 @@ import type {
   AuditLog,
   AuditVerification,
   ConflictList,
+  ControlledDocumentPage,
   Epoch,
   FrameworkCompliance,
   History,
@@ -555,6 +557,69 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
           assessments.length
             ? `: ${assessments.map((a) => `${a.systemName ?? a.systemId} ${a.templateId} v${a.version} (${a.reasons.map((r) => r.code).join(', ')})`).join('; ')}`
             : ''
+        }.`,
+      };
+    },
+  });
+
+  defineTool(server, context, {
+    name: 'list_documents',
+    title: 'Controlled documents, due for review first',
+    description:
+      'The organization’s controlled documents (policies, procedures, plans, records): the ones whose review is due or next come first, then those without a review cadence. Each gives its published version (the one in force), any draft waiting for approval by a second person, the requirements it is evidence for, and when it is next reviewed (reviewDue: that date has passed).',
+    annotations: READ,
+    input: {
+      kind: z.enum(['policy', 'procedure', 'plan', 'record']).optional(),
+      owner: z.string().min(1).max(200).optional().describe('Only the documents this owner holds'),
+      ...page(20),
+    },
+    output: {
+      documents: z.array(
+        z.object({
+          documentId: z.string(),
+          title: z.string(),
+          kind: z.string(),
+          owner: z.string().nullable(),
+          nextReviewAt: z.string().nullable(),
+          reviewDue: z.boolean(),
+          reviewEvery: z.string().nullable(),
+          published: z
+            .object({ versionId: z.string(), version: z.number().int(), publishedAt: z.string().nullable() })
+            .nullable(),
+          draft: z.object({ versionId: z.string(), version: z.number().int() }).nullable(),
+          requirements: z.array(z.object({ frameworkId: z.string(), requirementId: z.string() })),
+        }),
+      ),
+      ...pageInfo,
+    },
+    run: async (args, { client, orgId }) => {
+      const list = await client.get<ControlledDocumentPage>(documentPath(orgId), args);
+      const documents = list.documents.map((d) => ({
+        documentId: d.documentId,
+        title: d.title,
+        kind: d.kind,
+        owner: d.owner,
+        nextReviewAt: d.nextReviewAt,
+        reviewDue: d.reviewDue,
+        reviewEvery: d.reviewEvery,
+        published: d.published && {
+          versionId: d.published.versionId,
+          version: d.published.version,
+          publishedAt: d.published.publishedAt,
+        },
+        draft: d.draft && { versionId: d.draft.versionId, version: d.draft.version },
+        requirements: d.requirements,
+      }));
+      const nextOffset = list.offset + documents.length < list.total ? list.offset + documents.length : null;
+      const line = (d: (typeof documents)[number]) =>
+        `${d.title} (${d.kind}, ${d.published ? `v${d.published.version} in force` : 'not published'}${
+          d.draft ? `, draft v${d.draft.version}` : ''
+        }${d.nextReviewAt ? `, review ${d.reviewDue ? 'overdue since' : 'due'} ${d.nextReviewAt.slice(0, 10)}` : ''})`;
+      const due = documents.filter((d) => d.reviewDue).length;
+      return {
+        data: { documents, total: list.total, offset: list.offset, nextOffset },
+        text: `${list.total} document(s)${due ? `, ${due} due for review on this page` : ''}${
+          documents.length ? `: ${documents.map(line).join('; ')}` : ''
         }.`,
       };
     },

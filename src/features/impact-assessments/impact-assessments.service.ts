@@ -476,8 +476,9 @@ export async function reviseAssessment(
 
 /**
  * Raises an impact into the risk register: a risk of the assessment's AI system rated by the impact's likelihood
- * and severity, described by it. While the assessment is a draft the impact is linked to the new risk (`riskId`);
- * an approved assessment stays as it was approved, and the risk names it in its description.
+ * and severity, described by it, once per impact (the risk records its source; a second raise gets `409` naming
+ * the risk). While the assessment is a draft the impact is linked to the new risk (`riskId`); a submitted or
+ * approved assessment stays as it was, and the risk names it in its description.
  */
 export async function raiseRisk(
   em: Em,
@@ -506,6 +507,7 @@ export async function raiseRisk(
     },
     createdBy,
     (_orgId, value) => value,
+    { assessmentId, impactIndex },
   );
   if (row.state === 'draft') {
     await em.transactional(async (tx) => {

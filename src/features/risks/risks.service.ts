@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { Em } from '../../platform/db/database.js';
-import { badRequest, resourceNotFound } from '../../platform/errors.js';
+import { badRequest, conflict, resourceNotFound } from '../../platform/errors.js';
 import type { Ready } from '../../platform/ready.js';
 import { bodyInstant, parseInstant } from '../../platform/time.js';
 import { effectiveStatus } from '../../records/score.js';
@@ -29,10 +29,12 @@ import {
   insertAcceptance,
   insertRisk,
   type RiskRow,
+  type RiskSource,
   type RiskValues,
   selectAcceptances,
   selectCriteria,
   selectRisk,
+  selectRiskBySource,
   selectRisks,
   type Treatment,
   updateRisk,
@@ -354,11 +356,17 @@ export async function createRisk(
   input: RiskInput,
   createdBy: string,
   resolveSystem: ResolveSystem,
+  source?: RiskSource,
 ): Promise<RiskView> {
   input = withInstants(input);
   const { systemIds } = await resolveNames(em, orgId, input, resolveSystem);
   const riskId = `risk_${randomBytes(9).toString('base64url')}`;
-  await insertRisk(em, { riskId, orgId, createdBy, ...valuesOf(input, systemIds) }, new Date());
+  if (
+    !(await insertRisk(em, { riskId, orgId, createdBy, source, ...valuesOf(input, systemIds) }, new Date()))
+  ) {
+    const existing = source && (await selectRiskBySource(em, orgId, source));
+    throw conflict('This impact already raised a risk in the register', { riskId: existing });
+  }
   return getRisk(em, orgId, riskId);
 }
 

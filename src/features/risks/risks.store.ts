@@ -96,17 +96,45 @@ const valuesOf = (risk: RiskValues) => [
   risk.reviewDate,
 ];
 
+/** Where a risk came from, when an impact of an impact assessment raised it (one risk per impact). */
+export interface RiskSource {
+  assessmentId: string;
+  impactIndex: number;
+}
+
+/** False when the source already raised a risk. */
 export async function insertRisk(
   em: Em,
-  risk: RiskValues & { riskId: string; orgId: string; createdBy: string },
+  risk: RiskValues & { riskId: string; orgId: string; createdBy: string; source?: RiskSource },
   now: Date,
-): Promise<void> {
-  await em.execute(
+): Promise<boolean> {
+  const rows = await em.execute(
     `insert into risks (risk_id, org_id, title, description, category, owner, system_ids, likelihood, impact,
-       residual_likelihood, residual_impact, treatment, review_date, created_by, created_at, updated_at)
-     values (?, ?, ?, ?, ?, ?, ?::text[], ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?)`,
-    [risk.riskId, risk.orgId, ...valuesOf(risk), risk.createdBy, now, now],
+       residual_likelihood, residual_impact, treatment, review_date, source_assessment_id, source_impact, created_by,
+       created_at, updated_at)
+     values (?, ?, ?, ?, ?, ?, ?::text[], ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?)
+     on conflict (org_id, source_assessment_id, source_impact) do nothing returning risk_id`,
+    [
+      risk.riskId,
+      risk.orgId,
+      ...valuesOf(risk),
+      risk.source?.assessmentId ?? null,
+      risk.source?.impactIndex ?? null,
+      risk.createdBy,
+      now,
+      now,
+    ],
   );
+  return rows.length > 0;
+}
+
+/** The risk an impact raised, if any. */
+export async function selectRiskBySource(em: Em, orgId: string, source: RiskSource): Promise<string | null> {
+  const [row] = await em.execute<{ riskId: string }[]>(
+    'select risk_id as "riskId" from risks where org_id = ? and source_assessment_id = ? and source_impact = ?',
+    [orgId, source.assessmentId, source.impactIndex],
+  );
+  return row?.riskId ?? null;
 }
 
 /** Replaces the risk's assessed and descriptive fields; false when the org has no such risk. */

@@ -8,6 +8,7 @@ import { registerCheckCommand } from './check.command.js';
 import { registerConflictsCommand } from './conflicts.command.js';
 import { registerControlCommands } from './controls.command.js';
 import { registerCoverageCommand } from './coverage.command.js';
+import { registerDocumentCommands } from './documents.command.js';
 import { registerEvidenceCommands } from './evidence.command.js';
 import { registerExportCommands } from './export.command.js';
 import { registerFrameworksCommand } from './frameworks.command.js';
@@ -62,6 +63,7 @@ export function registerCommands(program: Command, cli: Cli): void {
   registerSnapshotCommands(program, cli);
   registerSystemCommands(program, cli);
   registerImpactAssessmentCommands(program, cli);
+  registerDocumentCommands(program, cli);
   registerExportCommands(program, cli);
   registerSidecarCommands(program, cli);
   registerAttestationCommands(program, cli);

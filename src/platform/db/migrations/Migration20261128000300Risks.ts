@@ -30,11 +30,15 @@ export class Migration20261128000300Risks extends Migration {
       residual_impact integer check (residual_impact between 1 and 5),
       treatment jsonb,
       review_date timestamptz,
+      source_assessment_id text,
+      source_impact integer,
       created_by text,
       created_at timestamptz not null,
       updated_at timestamptz not null
     )`);
     this.addSql('create index risks_org on risks (org_id, created_at, risk_id)');
+    // An impact of an impact assessment raises at most one risk.
+    this.addSql('create unique index risks_source on risks (org_id, source_assessment_id, source_impact)');
     this.addSql(`create table risk_acceptances (
       acceptance_id text primary key,
       org_id text not null references orgs (org_id) on delete cascade,
