@@ -56,5 +56,6 @@ export const findingHref = (findingId?: string) =>
 export const reviewHref = (reviewId?: string) =>
   `#/reviews${reviewId === undefined ? '' : `/${seg(reviewId)}`}`;
 
-/** One item's page on a console page that lists such items: `#/<page>/<id>` (`#/risks/r_1`). */
-export const itemHref = (page: string, id: string) => `#/${seg(page)}/${seg(id)}`;
+/** The controlled documents, or one document's page. */
+export const documentHref = (documentId?: string) =>
+  `#/documents${documentId === undefined ? '' : `/${seg(documentId)}`}`;

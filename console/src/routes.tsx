@@ -5,6 +5,7 @@ import { AttestationsView } from './views/attestations';
 import { AuditTrailView } from './views/audit';
 import { AuditsView, AuditView, FindingsView, FindingView } from './views/audits';
 import { ConflictsView, CoverageView, SearchView } from './views/cte';
+import { DocumentsView, DocumentView } from './views/documents';
 import { DueView } from './views/due';
 import { FrameworkView } from './views/framework';
 import { ReviewsView, ReviewView } from './views/management-reviews';
@@ -28,7 +29,7 @@ export interface Route {
 
 export const ROUTES: readonly Route[] = [
   { id: 'overview', name: 'Overview', page: () => <Overview /> },
-  { id: 'due', name: 'Due', page: () => <DueView pages={ROUTES.map((route) => route.id)} /> },
+  { id: 'due', name: 'Due', page: () => <DueView /> },
   {
     id: 'frameworks',
     name: 'Frameworks',
@@ -73,6 +74,12 @@ export const ROUTES: readonly Route[] = [
     id: 'reviews',
     name: 'Management reviews',
     page: ([reviewId]) => (reviewId ? <ReviewView key={reviewId} reviewId={reviewId} /> : <ReviewsView />),
+  },
+  {
+    id: 'documents',
+    name: 'Documents',
+    page: ([documentId]) =>
+      documentId ? <DocumentView key={documentId} documentId={documentId} /> : <DocumentsView />,
   },
   { id: 'members', name: 'Members', page: () => <MembersView />, visible: (session) => session.can.manage },
   {

@@ -27,6 +27,8 @@ const ORG = 'acme';
 const DAY = 86_400_000;
 const at = (days: number) => new Date(Date.now() + days * DAY).toISOString();
 const APPROVER = { email: 'ada@example.com', name: 'Ada Approver', password: 'correct horse battery staple' };
+const OWNER = { email: 'omar@example.com', name: 'Omar Owner', password: 'another long passphrase' };
+type Person = typeof APPROVER;
 
 let daemon: Daemon;
 let dropDatabase: () => Promise<void>;
@@ -74,14 +76,30 @@ async function openConsole(): Promise<{ context: BrowserContext; page: Page; err
   return { context, page, errors };
 }
 
-/** The approver signs in with email and password, up to the overview's score. */
-async function signInAsApprover() {
+/** A person signs in with email and password, up to the overview's score. */
+async function signInAs(person: Person) {
   const opened = await openConsole();
-  await opened.page.getByLabel('Email').fill(APPROVER.email);
-  await opened.page.getByLabel('Password').fill(APPROVER.password);
+  await opened.page.getByLabel('Email').fill(person.email);
+  await opened.page.getByLabel('Password').fill(person.password);
   await opened.page.getByRole('button', { name: 'Sign in' }).click();
   await opened.page.getByTestId('score').waitFor();
   return opened;
+}
+const signInAsApprover = () => signInAs(APPROVER);
+
+/** Invites a member with the platform key and accepts the invitation over the API, as the test's set-up. */
+async function createMember(person: Person, role: string) {
+  const created = await api<{ invitation: { token: string } }>('POST', `/orgs/${ORG}/members`, {
+    email: person.email,
+    name: person.name,
+    role,
+  });
+  const accepted = await fetch(`${daemon.url}/api/v1/auth/invitations/accept`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token: created.invitation.token, password: person.password }),
+  });
+  expect(accepted.status).toBe(200);
 }
 
 async function signInWithKey(key: string) {
@@ -118,17 +136,8 @@ beforeAll(async () => {
     chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] }),
   ]);
   await api('POST', '/orgs', { orgId: ORG, name: 'Acme AI' });
-  const created = await api<{ invitation: { token: string } }>('POST', `/orgs/${ORG}/members`, {
-    email: APPROVER.email,
-    name: APPROVER.name,
-    role: 'approver',
-  });
-  const accepted = await fetch(`${daemon.url}/api/v1/auth/invitations/accept`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token: created.invitation.token, password: APPROVER.password }),
-  });
-  expect(accepted.status).toBe(200);
+  await createMember(APPROVER, 'approver');
+  await createMember(OWNER, 'owner');
   writeKey = (await api<{ key: string }>('POST', `/orgs/${ORG}/keys`, { scopes: ['read', 'write'] })).key;
 
   // Dated obligations: some of the approver's (by name), some of nobody's, some overdue.
@@ -427,5 +436,106 @@ describe('the management-system loop in the web console', { timeout: 120_000 }, 
     await page.getByTestId('reviews').locator(`tr[data-review="${reviewId}"]`).getByText('closed').waitFor();
     expect(errors).toEqual([]);
     await context.close();
+  });
+  it('keeps a document: drafted by one person, approved by another, in force while the next is drafted, two versions compared', async () => {
+    const ada = await signInAsApprover();
+    await ada.page.getByRole('link', { name: 'Documents', exact: true }).click();
+    const create = ada.page.getByRole('form', { name: 'Create a document' });
+    await create.getByLabel('Title').fill('AI policy');
+    await create.getByLabel('Kind').selectOption('policy');
+    expect(await create.getByLabel('Owner').inputValue()).toBe(APPROVER.name);
+    await create.getByLabel('Review').selectOption('P1Y');
+    await create.getByLabel('Framework', { exact: true }).selectOption('iso-42001');
+    await create.getByLabel('Requirement', { exact: true }).selectOption('A.2.2');
+    await create.getByRole('button', { name: 'Add requirement' }).click();
+    await create.getByRole('button', { name: 'Create document' }).click();
+    await ada.page.getByRole('heading', { name: /^AI policy/ }).waitFor();
+    const documentId = decodeURIComponent(ada.page.url().split('#/documents/')[1]);
+    await ada.page.getByTestId('published').getByText('Nothing is published yet').waitFor();
+
+    // Ada writes version 1: she may not approve what she wrote.
+    const v1 = '# AI policy\n\nWe build AI systems responsibly.\nEvery model is validated before release.\n';
+    await ada.page.getByLabel('Content (Markdown)').fill(v1);
+    await ada.page.getByLabel('Changelog').fill('First issue');
+    await ada.page.getByRole('button', { name: 'Start draft' }).click();
+    const draft = ada.page.getByTestId('draft');
+    await draft.getByRole('heading', { name: /Draft: version 1/ }).waitFor();
+    await draft.getByText('You wrote this draft: a second person approves and publishes it.').waitFor();
+    expect(await ada.page.getByRole('button', { name: /Approve and publish/ }).count()).toBe(0);
+    expect(await axeViolations(ada.page)).toEqual([]);
+
+    // Omar, an owner, approves it: version 1 is in force, evidence on A.2.2, reviewed again in a year.
+    const omar = await signInAs(OWNER);
+    await omar.page.goto(`${daemon.url}/#/documents/${encodeURIComponent(documentId)}`);
+    await omar.page.getByRole('button', { name: 'Approve and publish version 1' }).click();
+    const published = omar.page.getByTestId('published');
+    await published.getByText(`Version 1, published`).waitFor();
+    await published.getByText(`approved by ${OWNER.name}`).waitFor();
+    await published.getByTestId('content-1').getByText('Every model is validated before release.').waitFor();
+    const afterV1 = await api<{
+      published: { version: number; contentHash: string; evidence: { requirementId: string }[] };
+      nextReviewAt: string;
+    }>('GET', `/orgs/${ORG}/documents/${documentId}`);
+    expect(afterV1.published).toMatchObject({ version: 1, evidence: [{ requirementId: 'A.2.2' }] });
+    await published.getByText(afterV1.published.contentHash).waitFor();
+    await omar.page.getByTestId('next-review').getByText(afterV1.nextReviewAt.slice(0, 10)).waitFor();
+
+    // Omar drafts version 2 from version 1: version 1 stays in force, shown beside the draft.
+    const v2 = v1.replace(
+      'Every model is validated before release.',
+      'Every model and every update is validated.',
+    );
+    await omar.page.getByLabel('Content (Markdown)').fill(v2);
+    await omar.page.getByLabel('Changelog').fill('Updates are validated too');
+    await omar.page.getByRole('button', { name: 'Start draft' }).click();
+    await omar.page
+      .getByTestId('draft')
+      .getByRole('heading', { name: /Draft: version 2/ })
+      .waitFor();
+    await published.getByText('Version 1, published').waitFor();
+    await published.getByText('Every model is validated before release.').waitFor();
+    await omar.page
+      .getByTestId('draft')
+      .getByText('Every model and every update is validated.')
+      .first()
+      .waitFor();
+    expect(omar.errors).toEqual([]);
+    await omar.context.close();
+
+    // Ada did not write version 2: she approves it; version 1 is superseded, still listed.
+    await ada.page.reload();
+    await ada.page.getByRole('button', { name: 'Approve and publish version 2' }).click();
+    await ada.page.getByTestId('published').getByText('Version 2, published').waitFor();
+    const versions = ada.page.getByTestId('versions');
+    await versions.locator('tr[data-version="1"]').getByText('superseded').waitFor();
+    await versions.locator('tr[data-version="2"]').getByText('published').waitFor();
+    const listed = await api<{ versions: { version: number; state: string }[] }>(
+      'GET',
+      `/orgs/${ORG}/documents/${documentId}/versions`,
+    );
+    expect(listed.versions.map((v) => [v.version, v.state])).toEqual([
+      [2, 'published'],
+      [1, 'superseded'],
+    ]);
+
+    // The diff of version 1 → version 2 (the default pair): one line out, one line in.
+    const diff = ada.page.getByTestId('diff');
+    await diff.locator('.diff-del').getByText('-Every model is validated before release.').waitFor();
+    await diff.locator('.diff-add').getByText('+Every model and every update is validated.').waitFor();
+    expect(await axeViolations(ada.page)).toEqual([]);
+    await screenshot(ada.page, 'document.png');
+
+    // The list shows the version in force and the next review.
+    await ada.page
+      .getByRole('navigation', { name: 'Sections' })
+      .getByRole('link', { name: 'Documents' })
+      .click();
+    await ada.page
+      .getByTestId('documents')
+      .locator('tr[data-document="AI policy"]')
+      .getByText(/version 2 of/)
+      .waitFor();
+    expect(ada.errors).toEqual([]);
+    await ada.context.close();
   });
 });

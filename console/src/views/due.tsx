@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { DUE_KINDS, type DueKind } from '../../../src/shared/vocabulary.js';
 import type { DueItem } from '../api';
-import { assessmentHref, findingHref, itemHref, reviewHref, riskHref } from '../links';
+import { assessmentHref, documentHref, findingHref, reviewHref, riskHref } from '../links';
 import { useAgenda } from '../resources/agenda';
 import { Badge, day, Field, Pager, Scroll, Show, useSession } from '../ui';
 
@@ -20,11 +20,8 @@ export const DUE_KIND_NAMES: Record<DueKind, string> = {
   decision_due: 'Management-review decisions',
 };
 
-/** The console pages of the kinds of resource the agenda names, besides those the console always has. */
-const RESOURCE_PAGES: Record<string, string> = { document: 'documents' };
-
-/** Where an item leads: its resource's page, when the console has such a page. */
-function hrefOf(item: DueItem, pages: readonly string[]): string | undefined {
+/** Where an item leads: its resource's page, when the console has one (evidence has none of its own). */
+function hrefOf(item: DueItem): string | undefined {
   const { type, id } = item.resource;
   switch (type) {
     case 'finding':
@@ -36,10 +33,10 @@ function hrefOf(item: DueItem, pages: readonly string[]): string | undefined {
       return riskHref(id);
     case 'impact-assessment':
       return assessmentHref(id);
-    default: {
-      const page = RESOURCE_PAGES[type];
-      return page && pages.includes(page) ? itemHref(page, id) : undefined;
-    }
+    case 'document':
+      return documentHref(id);
+    default:
+      return undefined;
   }
 }
 
@@ -70,9 +67,8 @@ function groupByKind(items: DueItem[]): [DueKind, DueItem[]][] {
 /**
  * What is due for the signed-in person (the items they own, by name), or everything of the org: overdue items
  * first and highlighted, grouped by kind, each linking to its page where the console has one.
- * `pages` are the ids of the console's pages.
  */
-export function DueView({ pages }: { pages: readonly string[] }) {
+export function DueView() {
   const session = useSession();
   const person = session.person?.name;
   const [scope, setScope] = useState<'mine' | 'all'>(person ? 'mine' : 'all');
@@ -196,7 +192,7 @@ export function DueView({ pages }: { pages: readonly string[] }) {
                       </thead>
                       <tbody>
                         {items.map((item) => {
-                          const href = hrefOf(item, pages);
+                          const href = hrefOf(item);
                           return (
                             <tr
                               key={`${item.resource.type}:${item.resource.id}:${item.kind}`}
