@@ -1,7 +1,8 @@
 /**
  * The AI risk register of an org with 1,000 risks over 50 AI systems, on real PostgreSQL: a page of the register
  * (100 risks, every state derived from the records) and the summary, each against a bare Fastify route that sends
- * a body of the same size (the least work the answer needs: sending it).
+ * a body of the same size (the least work the answer needs: sending it); then the SoA's checks and the SoA itself
+ * (JSON, with its risks column and checks) over that register.
  * Run: npx tsx bench/risks.bench.ts [--duration 5]   (target: each ≥ 50 % of its bare route)
  */
 import Fastify from 'fastify';
@@ -90,6 +91,8 @@ try {
   const pairs = [
     await measure('GET /risks (100 of 1,000)', '/orgs/bench/risks'),
     await measure('GET /risks/summary', '/orgs/bench/risks/summary'),
+    await measure('GET /soa/checks', '/orgs/bench/soa/checks'),
+    await measure('GET /export/soa (JSON, with risks and checks)', '/orgs/bench/export/soa?format=json'),
   ];
   console.table(
     pairs.flat().map((result) => ({

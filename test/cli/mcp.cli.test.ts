@@ -23,12 +23,15 @@ const READ_TOOLS = [
   'get_requirement',
   'list_ai_systems',
   'list_due_assessments',
+  'list_risks',
+  'explain_risk_treatment',
   'list_documents',
   'list_attestations',
   'get_epoch',
   'list_snapshots',
   'export_soa_markdown',
   'audit_log',
+  'prepare_management_review',
 ];
 const WRITE_TOOLS = [
   'record_requirement_status',

@@ -704,4 +704,25 @@ describe.each(dbKinds)('documents on %s', (kind) => {
       expect((await t.request({ method: 'GET', url: `${ORG}/documents/${yearly}` })).statusCode).toBe(404);
     });
   });
+
+  it('puts a published document’s next review on the agenda of what is due', async () => {
+    const documentId = await newDocument({
+      title: 'Model release procedure',
+      kind: 'procedure',
+      owner: 'Dana',
+      reviewEvery: 'P6M',
+    });
+    await published(documentId, { content: '# Releases' });
+    const { nextReviewAt } = await get(`${ORG}/documents/${documentId}`);
+    const due = await get(`${ORG}/due?kind=document_review&owner=dana`);
+    expect(due.items).toContainEqual(
+      expect.objectContaining({
+        kind: 'document_review',
+        dueAt: nextReviewAt,
+        owner: 'Dana',
+        resource: { type: 'document', id: documentId },
+        title: 'Review of the procedure "Model release procedure"',
+      }),
+    );
+  });
 });

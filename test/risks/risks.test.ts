@@ -227,6 +227,29 @@ describe.each(dbKinds)('the AI risk register (%s)', (kind) => {
     ).toBeNull();
   });
 
+  it('changes a risk’s systems while the directory of AI systems must be read (no wait on the embedded database)', async () => {
+    const risk = await create({ title: 'Drift', likelihood: 2, impact: 2 });
+    // A new system drops the org from the directory: the change below must read it again.
+    const system = await t.request({
+      method: 'POST',
+      url: `${ORG}/ai-systems`,
+      body: {
+        name: 'Fraud model',
+        owner: 'Risk',
+        purpose: 'Scores payments',
+        riskLevel: 'limited',
+        lifecycleStage: 'deployed',
+      },
+    });
+    const changed = await t.request({
+      method: 'PUT',
+      url: `${ORG}/risks/${risk.riskId}`,
+      body: { systemIds: ['fraud model'] },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json().systemIds).toEqual([system.json().systemId]);
+  });
+
   it('treats option accept as needing acceptance whatever the level', async () => {
     const risk = await create({
       title: 'Minor drift',

@@ -41,7 +41,7 @@ export const epochPath = (orgId: string, epochId: string) =>
 export const aiSystemPath = (orgId: string, systemId?: string) =>
   orgPath(orgId, `/ai-systems${optional(systemId)}`);
 
-/** An org's AI risks: `/orgs/{orgId}/risks[/{riskId}]` (`/risks/summary` is `riskPath(orgId, 'summary')`). */
+/** An org's AI risks: `/orgs/{orgId}/risks[/{riskId}]` and a `suffix` (`/acceptance`); `riskPath(orgId, 'summary')` is the summary. */
 export const riskPath = (orgId: string, riskId?: string, suffix = '') =>
   orgPath(orgId, `/risks${optional(riskId)}${suffix}`);
 

@@ -60,6 +60,7 @@ import type {
   EvidenceSchema,
   ExpiringEvidenceListSchema,
 } from '../../features/evidence/evidence.schemas.js';
+import type { SoaChecksSchema } from '../../features/exports/export.schemas.js';
 import type {
   AssessmentPageSchema,
   AssessmentSchema,
@@ -104,6 +105,7 @@ import type { CountsSchema, EvidenceRefSchema } from '../../shared/schemas.js';
  */
 
 /** The key or the signed-in person making the request (`type` tells which). */
+export type SoaChecks = Static<typeof SoaChecksSchema>;
 export type Me = Static<typeof MeSchema>;
 export type SignedIn = Static<typeof SignedInSchema>;
 export type SsoConfig = Static<typeof SsoConfigSchema>;

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { RISK_SCORE_LEVELS } from '../../shared/vocabulary.js';
 
 /**
  * The compliance gate's policy file (`comply.policy.json`), declared once: `comply check` validates
@@ -96,6 +97,45 @@ export const PolicySchema = Type.Object(
           ),
         },
         { additionalProperties: false, description: 'Recent attestations for the AI systems that matter' },
+      ),
+    ),
+    risks: Type.Optional(
+      Type.Object(
+        {
+          maxUnacceptedResidual: Type.Optional(
+            Type.Enum(RISK_SCORE_LEVELS, {
+              description:
+                'No risk whose residual level is above this lacks a valid acceptance (whatever the org’s own acceptable level)',
+            }),
+          ),
+          noLapsedAcceptances: Type.Optional(
+            Type.Boolean({
+              description:
+                'Fail on an acceptance that is stale (the risk changed since) or expired: accept the risk again, or withdraw it',
+            }),
+          ),
+          noOverdueTreatments: Type.Optional(
+            Type.Boolean({
+              description: 'Fail on a treatment past its due date whose requirements are not all implemented',
+            }),
+          ),
+        },
+        {
+          additionalProperties: false,
+          minProperties: 1,
+          description: 'Rules on the AI risk register (residual risk, acceptances, treatments)',
+        },
+      ),
+    ),
+    impactAssessments: Type.Optional(
+      Type.Object(
+        {
+          noneDue: Type.Boolean({
+            description:
+              'Fail on an approved impact assessment due for re-assessment (its AI system changed, or its review date passed)',
+          }),
+        },
+        { additionalProperties: false, description: 'Rules on the AI system impact assessments' },
       ),
     ),
     epochs: Type.Optional(

@@ -36,6 +36,9 @@ function describe(error: ErrorObject): string {
   if (error.keyword === 'minProperties' && error.instancePath.startsWith('/frameworks/')) {
     return `${jsonPath(error.instancePath)}: must hold at least one rule (minScore, minDirectScore, maxCriticalGaps, maxImportantGaps)`;
   }
+  if (error.keyword === 'minProperties' && error.instancePath === '/risks') {
+    return `${jsonPath(error.instancePath)}: must hold at least one rule (maxUnacceptedResidual, noLapsedAcceptances, noOverdueTreatments)`;
+  }
   return `${jsonPath(error.instancePath)}: ${error.message ?? 'is invalid'}`;
 }
 

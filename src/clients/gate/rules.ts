@@ -8,18 +8,25 @@ import {
   ctePath,
   epochPath,
   frameworkPath,
+  impactAssessmentPath,
   requirementPath,
+  riskPath,
   snapshotPath,
 } from '../api-client/paths.js';
+import { levelAbove, ratedText } from '../api-client/risk-text.js';
 import type {
   AiSystemList,
   AttestationList,
   Compliance,
   Epoch,
   GapReport,
+  ImpactAssessment,
+  ImpactAssessmentPage,
   OrgControlList,
   OrgFrameworkList,
   RequirementList,
+  Risk,
+  RiskList,
   Snapshot,
   SnapshotList,
   SnapshotVerification,
@@ -41,6 +48,10 @@ export const RULE_IDS = [
   'no-regression',
   'ai-systems-attested',
   'signed-epoch',
+  'max-unaccepted-residual',
+  'no-lapsed-acceptances',
+  'no-overdue-treatments',
+  'no-due-impact-assessments',
 ] as const;
 export type RuleId = (typeof RULE_IDS)[number];
 
@@ -53,6 +64,10 @@ export const RULE_DESCRIPTIONS: Record<RuleId, string> = {
   'no-regression': 'No requirement went backwards and the score did not drop since a snapshot',
   'ai-systems-attested': 'Every AI system of the given risk levels has a recent attestation',
   'signed-epoch': 'An attestation epoch is wholly signed (L2) and has the expected Merkle root',
+  'max-unaccepted-residual': 'Every AI risk whose residual level is above the maximum has a valid acceptance',
+  'no-lapsed-acceptances': 'No AI risk acceptance is stale (the risk changed since) or expired',
+  'no-overdue-treatments': 'No AI risk treatment is past its due date unfinished',
+  'no-due-impact-assessments': 'No approved AI system impact assessment is due for re-assessment',
 };
 
 export interface RuleResult {
@@ -170,6 +185,8 @@ export async function evaluatePolicy(
   if (policy.regression) results.push(...(await regression(client, orgId, policy.regression)));
   if (policy.aiSystems) results.push(await aiSystemsAttested(client, orgId, policy.aiSystems));
   for (const epoch of policy.epochs ?? []) results.push(await signedEpoch(client, orgId, epoch));
+  if (policy.risks) results.push(...(await riskRules(client, orgId, policy.risks)));
+  if (policy.impactAssessments?.noneDue) results.push(await noDueAssessments(client, orgId));
   return results;
 }
 
@@ -352,5 +369,122 @@ async function signedEpoch(
     passed: failures.length === 0,
     actual: `${epoch.merkleRoot} (${epoch.levels.L2} L2, ${epoch.levels.L0} L0)`,
     failures,
+  };
+}
+
+/** The whole risk register, page by page. */
+async function allRisks(client: ApiClient, orgId: string): Promise<Risk[]> {
+  const risks: Risk[] = [];
+  for (;;) {
+    const page = await client.get<RiskList>(riskPath(orgId), { limit: 1000, offset: risks.length });
+    risks.push(...page.risks);
+    if (page.risks.length === 0 || risks.length >= page.total) return risks;
+  }
+}
+
+const riskLabel = (risk: Risk) => `${risk.riskId} "${risk.title}"`;
+const day = (timestamp: string) => timestamp.slice(0, 10);
+
+async function riskRules(
+  client: ApiClient,
+  orgId: string,
+  rule: NonNullable<Policy['risks']>,
+): Promise<RuleResult[]> {
+  if (!rule.maxUnacceptedResidual && !rule.noLapsedAcceptances && !rule.noOverdueTreatments) return [];
+  const risks = await allRisks(client, orgId);
+  const results: RuleResult[] = [];
+  const max = rule.maxUnacceptedResidual;
+  if (max) {
+    const unaccepted = risks.filter(
+      (risk) => levelAbove(risk.residual.level, max) && risk.acceptance?.state !== 'valid',
+    );
+    results.push({
+      rule: 'max-unaccepted-residual',
+      name: `every AI risk with a residual level above ${max} accepted`,
+      passed: unaccepted.length === 0,
+      expected: '0',
+      actual: String(unaccepted.length),
+      failures: unaccepted.map(
+        (risk) =>
+          `${riskLabel(risk)}: residual ${ratedText(risk.residual)}, ${risk.state}, ${risk.acceptance ? `its acceptance is ${risk.acceptance.state}` : 'never accepted'}`,
+      ),
+      path: ['risks', 'maxUnacceptedResidual'],
+    });
+  }
+  if (rule.noLapsedAcceptances) {
+    const lapsed = risks.filter((risk) => risk.acceptance && risk.acceptance.state !== 'valid');
+    results.push({
+      rule: 'no-lapsed-acceptances',
+      name: 'no stale or expired AI risk acceptance',
+      passed: lapsed.length === 0,
+      expected: '0',
+      actual: String(lapsed.length),
+      failures: lapsed.map((risk) => {
+        const acceptance = risk.acceptance as NonNullable<Risk['acceptance']>;
+        const why =
+          acceptance.state === 'expired'
+            ? `expired ${day(acceptance.expiresAt)}`
+            : `stale: the risk changed after ${day(acceptance.acceptedAt)}`;
+        return `${riskLabel(risk)}: the acceptance by ${acceptance.acceptedBy.name} is ${why}; accept it again or withdraw it`;
+      }),
+      path: ['risks', 'noLapsedAcceptances'],
+    });
+  }
+  if (rule.noOverdueTreatments) {
+    const overdue = risks.filter((risk) => risk.treatmentOverdue);
+    results.push({
+      rule: 'no-overdue-treatments',
+      name: 'no AI risk treatment overdue',
+      passed: overdue.length === 0,
+      expected: '0',
+      actual: String(overdue.length),
+      failures: overdue.map((risk) => {
+        const { implemented, total, requirements } = risk.treatmentProgress;
+        const open = requirements
+          .filter((r) => r.status !== 'implemented')
+          .map((r) => `${r.frameworkId} ${r.requirementId}`);
+        return `${riskLabel(risk)}: due ${day(risk.treatment?.dueDate ?? '')}, ${implemented} of ${total} requirements implemented (open: ${open.join(', ')})`;
+      }),
+      path: ['risks', 'noOverdueTreatments'],
+    });
+  }
+  return results;
+}
+
+async function noDueAssessments(client: ApiClient, orgId: string): Promise<RuleResult> {
+  const due: ImpactAssessment[] = [];
+  try {
+    for (;;) {
+      const page = await client.get<ImpactAssessmentPage>(impactAssessmentPath(orgId), {
+        due: true,
+        limit: 200,
+        offset: due.length,
+      });
+      due.push(...page.assessments);
+      if (page.assessments.length === 0 || due.length >= page.total) break;
+    }
+  } catch (error) {
+    // An unknown route (not a missing resource): a daemon from before impact assessments.
+    if (error instanceof ApiError && error.status === 404 && error.code === 'NOT_FOUND') {
+      throw new PolicyReferenceError(
+        `the daemon at ${client.baseUrl} keeps no impact assessments: leave impactAssessments out of the policy, or upgrade the daemon`,
+      );
+    }
+    throw error;
+  }
+  const names = due.length
+    ? new Map((await client.get<AiSystemList>(aiSystemPath(orgId))).systems.map((s) => [s.systemId, s.name]))
+    : new Map<string, string>();
+  return {
+    rule: 'no-due-impact-assessments',
+    name: 'no approved impact assessment due for re-assessment',
+    passed: due.length === 0,
+    expected: '0',
+    actual: String(due.length),
+    failures: due.map(
+      (a) =>
+        `${a.assessmentId} (${a.templateId} v${a.version}) of ${names.get(a.systemId) ?? 'AI system'} (${a.systemId}): ${a.reassessment.reasons.map((r) => r.message).join('; ') || 'due'}`,
+    ),
+    path: ['impactAssessments', 'noneDue'],
   };
 }

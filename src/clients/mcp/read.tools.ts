@@ -40,6 +40,7 @@ import type {
   SearchResult,
   SnapshotList,
 } from '../api-client/types.js';
+import { registerRiskTools } from './risk.tools.js';
 import { defineTool, page, paged, pageInfo, READ, type ToolContext } from './tool.js';
 
 const frameworkId = z
@@ -835,6 +836,7 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       };
     },
   });
+  registerRiskTools(server, context);
 }
 
 export async function soaMarkdown({ client, orgId }: ToolContext, snapshotId?: string): Promise<string> {

@@ -4,6 +4,7 @@ import type { ApiClient } from '../api-client/client.js';
 import { frameworkPath, requirementPath } from '../api-client/paths.js';
 import type { OrgFrameworkList, RequirementList } from '../api-client/types.js';
 import { registerReadTools, soaMarkdown, summarize } from './read.tools.js';
+import { registerReviewTools } from './review.tools.js';
 import { reading, type ToolContext } from './tool.js';
 import { registerWriteTools } from './write.tools.js';
 
@@ -38,6 +39,7 @@ export function createMcpServer(options: McpOptions): McpServer {
     orgId: options.orgId,
   };
   registerReadTools(server, context);
+  registerReviewTools(server, context);
   if (!options.readOnly) registerWriteTools(server, context);
   registerResources(server, context);
   registerPrompts(server);

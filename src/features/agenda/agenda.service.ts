@@ -7,6 +7,7 @@ import type { Em } from '../../platform/db/database.js';
 import { DUE_KINDS, type DueKind } from '../../shared/vocabulary.js';
 import { selectFindings } from '../audits/audits.store.js';
 import type { CachedAnalysis } from '../cte/analysis.service.js';
+import { selectDocumentReviews } from '../documents/documents.store.js';
 import { selectDatedEvidence } from '../evidence/evidence.store.js';
 import { selectAssessmentPage } from '../impact-assessments/impact-assessments.store.js';
 import { datedDecisions } from '../reviews/reviews.service.js';
@@ -87,6 +88,14 @@ const SOURCES: Source[] = [
         resource: { type: 'impact-assessment', id: assessment.assessmentId },
       }));
   },
+  async (em, orgId) =>
+    (await selectDocumentReviews(em, orgId)).map((document) => ({
+      kind: 'document_review' as const,
+      dueAt: document.nextReviewAt,
+      ...withOwner(document.owner),
+      title: `Review of the ${document.kind} "${document.title}"`,
+      resource: { type: 'document', id: document.documentId },
+    })),
   async (em, orgId) =>
     (await selectFindings(em, orgId, { state: 'open' }))
       .filter((finding) => finding.dueDate !== null)

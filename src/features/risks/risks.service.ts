@@ -379,19 +379,22 @@ export async function changeRisk(
   resolveSystem: ResolveSystem,
 ): Promise<RiskView> {
   change = withInstants(change);
+  // Names are resolved before the transaction: the AI-system directory reads on its own connection, which an
+  // open transaction would keep waiting on the embedded database's single one.
+  const resolved =
+    change.systemIds !== undefined || change.treatment
+      ? await resolveNames(
+          em,
+          orgId,
+          { systemIds: change.systemIds ?? [], treatment: change.treatment ?? null },
+          resolveSystem,
+        )
+      : null;
   await em.transactional(async (tx) => {
     const current = await selectRisk(tx, orgId, riskId, { forUpdate: true });
     if (!current) throw resourceNotFound('Risk', { riskId });
     const merged: RiskInput = { ...current, ...change } as RiskInput;
-    const { systemIds } = await resolveNames(
-      tx,
-      orgId,
-      {
-        systemIds: change.systemIds ?? current.systemIds,
-        treatment: change.treatment === undefined ? null : change.treatment,
-      },
-      resolveSystem,
-    );
+    const systemIds = change.systemIds !== undefined && resolved ? resolved.systemIds : current.systemIds;
     await updateRisk(tx, orgId, riskId, valuesOf(merged, systemIds), new Date());
   });
   return getRisk(em, orgId, riskId);

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { RISK_SCORE_LEVELS, type RiskScoreLevel } from '../../../shared/vocabulary.js';
 import { type LoadedPolicy, loadPolicy, PolicyError } from '../../gate/policy.js';
 import type { FrameworkRules, Policy } from '../../gate/policy.schema.js';
 import {
@@ -30,6 +31,10 @@ interface CheckOptions {
   maxScoreDrop?: number;
   attestedWithin?: number;
   epoch?: { epochId: string; merkleRoot: string }[];
+  maxUnacceptedResidual?: RiskScoreLevel;
+  lapsedAcceptances: boolean;
+  overdueTreatments: boolean;
+  dueAssessments: boolean;
   format?: string[];
   output?: string[];
 }
@@ -98,12 +103,27 @@ function withFlags(policy: Policy, options: CheckOptions): Policy {
     merged.aiSystems = { ...merged.aiSystems, attestedWithinDays: options.attestedWithin };
   }
   if (options.epoch?.length) merged.epochs = [...(merged.epochs ?? []), ...options.epoch];
+  const risks = {
+    ...(options.maxUnacceptedResidual ? { maxUnacceptedResidual: options.maxUnacceptedResidual } : {}),
+    ...(options.lapsedAcceptances ? {} : { noLapsedAcceptances: true }),
+    ...(options.overdueTreatments ? {} : { noOverdueTreatments: true }),
+  };
+  if (Object.keys(risks).length) merged.risks = { ...merged.risks, ...risks };
+  if (!options.dueAssessments) merged.impactAssessments = { noneDue: true };
   return merged;
 }
 
 const ruleCount = (policy: Policy) =>
   Object.keys(policy.frameworks ?? {}).length +
-  [policy.noExpiredEvidence, policy.regression, policy.aiSystems].filter(Boolean).length +
+  [
+    policy.noExpiredEvidence,
+    policy.regression,
+    policy.aiSystems,
+    policy.risks?.maxUnacceptedResidual,
+    policy.risks?.noLapsedAcceptances,
+    policy.risks?.noOverdueTreatments,
+    policy.impactAssessments?.noneDue,
+  ].filter(Boolean).length +
   (policy.epochs?.length ?? 0);
 
 /** Pairs each --format with the --output at the same position; one format alone may go to stdout. */
@@ -165,6 +185,15 @@ export function registerCheckCommand(program: Command, cli: Cli): void {
       'this epoch must be wholly signed (L2) with this Merkle root (repeatable)',
       epochFlag,
     )
+    .addOption(
+      new Option(
+        '--max-unaccepted-residual <level>',
+        'every AI risk whose residual level is above this has a valid acceptance',
+      ).choices(RISK_SCORE_LEVELS),
+    )
+    .option('--no-lapsed-acceptances', 'fail on a stale or expired AI risk acceptance')
+    .option('--no-overdue-treatments', 'fail on an AI risk treatment past its due date unfinished')
+    .option('--no-due-assessments', 'fail on an approved impact assessment due for re-assessment')
     .option(
       '--format <format>',
       `report format: ${REPORT_FORMATS.join(' | ')} (repeatable, paired with --output)`,
@@ -192,7 +221,8 @@ Examples:
   $ comply check --org acme --min-score iso-42001=80 --max-critical eu-ai-act=0
   $ comply check --policy comply.policy.json --format junit -o check.xml --format markdown -o check.md
   $ comply check --baseline "release 1.4" --max-score-drop 2 --format sarif > check.sarif
-  $ comply check --epoch 2026-11-22=<merkleRoot> --attested-within 7`,
+  $ comply check --epoch 2026-11-22=<merkleRoot> --attested-within 7
+  $ comply check --max-unaccepted-residual medium --no-lapsed-acceptances --no-overdue-treatments`,
     )
     .action(async (options: CheckOptions, command: Command) => {
       const orgId = cli.org(command);

@@ -4,6 +4,7 @@ import { registerAssessCommand } from './assess.command.js';
 import { registerAttestCommand } from './attest.command.js';
 import { registerAttestationCommands } from './attestations.command.js';
 import { registerAuditLogCommand } from './audit-log.command.js';
+import { registerAuditCommands } from './audits.command.js';
 import { registerCheckCommand } from './check.command.js';
 import { registerConflictsCommand } from './conflicts.command.js';
 import { registerControlCommands } from './controls.command.js';
@@ -11,6 +12,7 @@ import { registerCoverageCommand } from './coverage.command.js';
 import { registerDocumentCommands } from './documents.command.js';
 import { registerEvidenceCommands } from './evidence.command.js';
 import { registerExportCommands } from './export.command.js';
+import { registerFindingCommands } from './findings.command.js';
 import { registerFrameworksCommand } from './frameworks.command.js';
 import { registerFrameworkStatusCommand } from './frameworks-status.command.js';
 import { registerGapsCommand } from './gaps.command.js';
@@ -23,6 +25,8 @@ import { registerMcpCommand } from './mcp.command.js';
 import { registerMemberCommands } from './members.command.js';
 import { registerOrgCommands } from './orgs.command.js';
 import { registerRequirementCommands } from './requirements.command.js';
+import { registerReviewCommands } from './reviews.command.js';
+import { registerRiskCommands } from './risks.command.js';
 import { registerScoreCommand } from './score.command.js';
 import { registerSearchCommand } from './search.command.js';
 import { registerServeCommand } from './serve.command.js';
@@ -30,13 +34,15 @@ import { registerSidecarCommands } from './sidecars.command.js';
 import { registerSignInCommands } from './sign-in.command.js';
 import { registerSimilarCommand } from './similar.command.js';
 import { registerSnapshotCommands } from './snapshot.command.js';
+import { registerSoaCommands } from './soa.command.js';
 import { registerSystemCommands } from './systems.command.js';
 import { registerWorkerCommand } from './worker.command.js';
 
 /**
  * Every command of the CLI, registered here and only here, in the order `comply --help` lists them: the
  * daemon, sign-in, access, people and orgs, the audit trail; the frameworks and the crosswalk's analyses; records, scores and snapshots;
- * AI systems, exports and attestations; the gate and the MCP server; the worker.
+ * AI systems, their risks and assessments; internal audits, findings and management reviews; exports and
+ * attestations; the gate and the MCP server; the worker.
  */
 export function registerCommands(program: Command, cli: Cli): void {
   registerServeCommand(program);
@@ -62,9 +68,14 @@ export function registerCommands(program: Command, cli: Cli): void {
   registerHistoryCommand(program, cli);
   registerSnapshotCommands(program, cli);
   registerSystemCommands(program, cli);
+  registerRiskCommands(program, cli);
   registerImpactAssessmentCommands(program, cli);
   registerDocumentCommands(program, cli);
+  registerAuditCommands(program, cli);
+  registerFindingCommands(program, cli);
+  registerReviewCommands(program, cli);
   registerExportCommands(program, cli);
+  registerSoaCommands(program, cli);
   registerSidecarCommands(program, cli);
   registerAttestationCommands(program, cli);
   registerAttestCommand(program, cli);
