@@ -25,6 +25,7 @@ const FEATURE_ORDER = [
   'audits',
   'reviews',
   'agenda',
+  'notifications',
   'exports',
   'health',
   'console',

@@ -32,6 +32,7 @@ import {
   impactAssessmentTemplateRoutes,
 } from './features/impact-assessments/impact-assessments.routes.js';
 import { memberRoutes } from './features/members/members.routes.js';
+import { registerDispatchTrigger, webhookRoutes } from './features/notifications/notifications.routes.js';
 import { orgScope } from './features/orgs/org-scope.js';
 import { orgRoutes, orgSummaryRoutes } from './features/orgs/orgs.routes.js';
 import { requirementRoutes } from './features/requirements/requirements.routes.js';
@@ -215,6 +216,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     revocations,
     log: app.log,
   };
+  // Writes to an org wake the webhook dispatcher (registered before the routes it watches).
+  registerDispatchTrigger(app, ctx);
   await app.register(healthRoutes, { ctx });
   const consoleDir = findConsoleDir();
   if (consoleDir) await app.register(consoleRoutes, { dir: consoleDir });
@@ -248,6 +251,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           await org.register(auditRoutes, { ctx });
           await org.register(reviewRoutes, { ctx });
           await org.register(agendaRoutes, { ctx });
+          await org.register(webhookRoutes, { ctx });
           await org.register(exportRoutes, { ctx });
         }),
         { ctx },

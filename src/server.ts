@@ -5,6 +5,7 @@ import { invitationUrl } from './features/auth/auth.routes.js';
 import { countKeys, createKey } from './features/auth/keys.service.js';
 import { issueSetupLink } from './features/auth/sign-in.service.js';
 import { seedControlLibrary } from './features/controls/library.seed.js';
+import { scheduleNotifications } from './features/notifications/notifications.jobs.js';
 import { scheduleComplianceRollup } from './features/scores/rollup.job.js';
 import type { Config } from './platform/config.js';
 import { type Database, openDatabase } from './platform/db/database.js';
@@ -63,6 +64,9 @@ export async function startServer(config: Readonly<Config>): Promise<RunningServ
   // Never fatal: with Redis down the schedule is applied once it answers.
   await scheduleComplianceRollup(jobs).catch((error) =>
     app.log.warn({ err: error }, 'could not schedule the compliance roll-up'),
+  );
+  await scheduleNotifications(jobs, config).catch((error) =>
+    app.log.warn({ err: error }, 'could not schedule the notification jobs'),
   );
   let closing: Promise<void> | undefined;
   const close = () => {

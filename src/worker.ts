@@ -54,6 +54,7 @@ export async function startWorker(
     jobs,
     prefix: options.prefix ?? config.queuePrefix,
     concurrency: options.concurrency,
+    config,
   });
   // The worker's own job durations, pool usage and event-loop lag, when a metrics port is configured.
   const metrics = config.metricsPort === null ? null : new Metrics();

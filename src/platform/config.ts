@@ -36,6 +36,14 @@ export interface Config {
   signInFailures: { slowAfter: number; max: number; windowMs: number };
   /** Single sign-on with OpenID Connect; null unless issuer, client id and secret are all set. */
   oidc: { issuer: string; clientId: string; clientSecret: string } | null;
+  /**
+   * Webhook deliveries: whether receivers may be on loopback, private, link-local or other internal
+   * addresses (refused by default); the first retry's delay (each next one doubles, over about a day); the
+   * bound on one attempt.
+   */
+  webhooks: { allowPrivate: boolean; backoffMs: number; timeoutMs: number };
+  /** The daily email digest: SMTP server, sender and the UTC hour it goes out from; null without SMTP. */
+  mail: { smtpUrl: string; from: string; digestHourUtc: number } | null;
 }
 
 export class ConfigError extends Error {}
@@ -96,6 +104,25 @@ function oidc(env: Env): Config['oidc'] {
   });
 }
 
+function flag(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function mail(env: Env): Config['mail'] {
+  const smtpUrl = url(env, 'COMPLY_SMTP_URL', ['smtp:', 'smtps:']);
+  if (!smtpUrl) return null;
+  const from = env.COMPLY_MAIL_FROM;
+  if (!from || !/^[^\s@<>]+@[^\s@<>]+$|^[^<>]*<[^\s@<>]+@[^\s@<>]+>$/.test(from)) {
+    throw new ConfigError(
+      'COMPLY_SMTP_URL needs COMPLY_MAIL_FROM, the sender: an address, or "Name <address>"',
+    );
+  }
+  return Object.freeze({ smtpUrl, from, digestHourUtc: integer(env, 'COMPLY_DIGEST_HOUR', 7, 0, 23) });
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export function loadConfig(env: Env = process.env): Readonly<Config> {
@@ -144,5 +171,11 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       windowMs: integer(env, 'COMPLY_SIGN_IN_WINDOW_MS', 900_000, 100, 86_400_000),
     }),
     oidc: oidc(env),
+    webhooks: Object.freeze({
+      allowPrivate: flag(env, 'COMPLY_WEBHOOK_ALLOW_PRIVATE'),
+      backoffMs: integer(env, 'COMPLY_WEBHOOK_BACKOFF_MS', 21_000, 1, 3_600_000),
+      timeoutMs: integer(env, 'COMPLY_WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    }),
+    mail: mail(env),
   });
 }

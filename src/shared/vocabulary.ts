@@ -98,5 +98,38 @@ export const INTERVALS = ['daily', 'weekly', 'monthly'] as const;
 export type Interval = (typeof INTERVALS)[number];
 
 /** The formats the Statement of Applicability is rendered in. */
+/** What the Statement of Applicability's consistency checks find, and how much each matters. */
+export const SOA_CHECK_KINDS = [
+  'excluded_control_treats_risk',
+  'risk_without_treatment',
+  'needs_acceptance',
+  'stale_acceptance',
+  'expired_acceptance',
+  'treatment_overdue',
+  'system_without_impact_assessment',
+  'assessment_due',
+] as const;
+export type SoaCheckKind = (typeof SOA_CHECK_KINDS)[number];
+
+export const SOA_CHECK_SEVERITIES = ['high', 'medium', 'low'] as const;
+export type SoaCheckSeverity = (typeof SOA_CHECK_SEVERITIES)[number];
+
+export const OSCAL_FORMATS = ['json', 'zip'] as const;
+export type OscalFormat = (typeof OSCAL_FORMATS)[number];
+
 export const SOA_FORMATS = ['json', 'csv', 'markdown', 'pdf'] as const;
 export type SoaFormat = (typeof SOA_FORMATS)[number];
+
+/** What a webhook may subscribe to: changes of the records, and what the scheduled scan finds due or pending. */
+export const WEBHOOK_EVENT_TYPES = [
+  'requirement.status_changed',
+  'evidence.created',
+  'risk.created',
+  'risk.needs_acceptance',
+  'assessment.approved',
+  'document.published',
+  'finding.opened',
+  'item.due_soon',
+  'item.overdue',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -191,6 +191,7 @@ describe.each(dbKinds)('malformed input on %s', (kind) => {
       templateId: 'gdpr-dpia',
       documentId: 'doc-none',
       versionId: 'ver-none',
+      webhookId: 'wh-none',
     };
     const urlOf = (path: string) =>
       path.replace(/\{(\w+)\}/g, (_, name: string) => {

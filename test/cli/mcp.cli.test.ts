@@ -32,6 +32,8 @@ const READ_TOOLS = [
   'export_soa_markdown',
   'audit_log',
   'prepare_management_review',
+  'what_is_due',
+  'open_findings',
 ];
 const WRITE_TOOLS = [
   'record_requirement_status',

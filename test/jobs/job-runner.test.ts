@@ -146,7 +146,8 @@ describe.runIf(dbKinds.includes('postgres'))('the roll-up job', () => {
     try {
       await createOrg(testDb.db.em(), { orgId: 'twice', name: 'Twice' });
       await testDb.db.em().execute(`update orgs set created_at = now() - interval '10 days'`);
-      const ctx = { db: testDb.db, log, progress: () => {}, attempt: 1 };
+      const jobs = createJobRunner(testDb.config, testDb.db, log);
+      const ctx = { db: testDb.db, log, progress: () => {}, attempt: 1, config: testDb.config, jobs };
       const first = await complianceRollupJob.handle({}, ctx);
       const rows = () =>
         testDb.db

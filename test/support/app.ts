@@ -98,7 +98,7 @@ export async function createTestApp(
   options: { env?: Record<string, string>; jobs?: (db: Database) => JobRunner } = {},
 ): Promise<TestApp> {
   const { db, config, close } = await openTestDatabase(kind, options.env);
-  const jobs = options.jobs?.(db) ?? new InProcessJobRunner(db, pino({ level: 'silent' }));
+  const jobs = options.jobs?.(db) ?? new InProcessJobRunner(db, pino({ level: 'silent' }), { config });
   const real = await buildApp({ config, db, jobs });
   await real.ready();
   return {

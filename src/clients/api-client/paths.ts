@@ -102,6 +102,10 @@ export const reviewPath = (orgId: string, reviewId?: string, suffix = '') =>
 
 export const duePath = (orgId: string) => orgPath(orgId, '/due');
 
+/** An org's webhooks: `/orgs/{orgId}/webhooks[/{webhookId}]` and a `suffix` (`/deliveries`). */
+export const webhookPath = (orgId: string, webhookId?: string, suffix = '') =>
+  orgPath(orgId, `/webhooks${optional(webhookId)}${suffix}`);
+
 /** `/orgs/{orgId}/export/{kind}`: `soa` or `oscal`. */
 export const exportPath = (orgId: string, kind: string) => orgPath(orgId, `/export/${seg(kind)}`);
 

@@ -73,6 +73,12 @@ import type {
   MemberListSchema,
   MemberSchema,
 } from '../../features/members/members.schemas.js';
+import type {
+  CreatedWebhookSchema,
+  DeliveryLogSchema,
+  WebhookListSchema,
+  WebhookSchema,
+} from '../../features/notifications/notifications.schemas.js';
 import type { OrgListSchema, OrgSchema } from '../../features/orgs/orgs.schemas.js';
 import type {
   FrameworkComplianceSchema,
@@ -208,3 +214,7 @@ export type RiskList = Static<typeof RiskListSchema>;
 export type RiskSummary = Static<typeof RiskSummarySchema>;
 export type RiskCriteria = Static<typeof RiskCriteriaSchema>;
 export type RiskAcceptance = Static<typeof AcceptanceSchema>;
+export type Webhook = Static<typeof WebhookSchema>;
+export type CreatedWebhook = Static<typeof CreatedWebhookSchema>;
+export type WebhookList = Static<typeof WebhookListSchema>;
+export type DeliveryLog = Static<typeof DeliveryLogSchema>;

@@ -1,9 +1,12 @@
 import { Type } from 'typebox';
 import { ErrorEnvelopeSchema } from '../../shared/schemas.js';
-import { ISO_42001 } from '../../shared/vocabulary.js';
-import { OSCAL_FORMATS } from './oscal/oscal-export.js';
-import { SOA_FORMATS } from './soa/index.js';
-import { SOA_CHECK_KINDS, SOA_CHECK_SEVERITIES } from './soa/soa-checks.js';
+import {
+  ISO_42001,
+  OSCAL_FORMATS,
+  SOA_CHECK_KINDS,
+  SOA_CHECK_SEVERITIES,
+  SOA_FORMATS,
+} from '../../shared/vocabulary.js';
 
 const snapshotId = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 

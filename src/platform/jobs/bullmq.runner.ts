@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type JobsOptions, Queue, QueueEvents } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
+import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { AppError } from '../errors.js';
 import { InProcessJobRunner } from './in-process.runner.js';
@@ -21,6 +22,8 @@ export interface BullmqRunnerOptions {
   log: FastifyBaseLogger;
   /** Runs `run()` in this process when Redis is unreachable, so requests that wait on a job still work. */
   db?: Database | null;
+  /** What handlers run in this process see (the defaults when not given). */
+  config?: Readonly<Config>;
   /** Namespaces every queue key; workers must use the same one. */
   prefix?: string;
   /** Upper bound for `run()` when the caller gives none. */
@@ -94,7 +97,9 @@ export class BullmqJobRunner implements JobRunner {
       this.connectedOnce = true;
       void this.flush();
     });
-    this.local = options.db ? new InProcessJobRunner(options.db, options.log) : null;
+    this.local = options.db
+      ? new InProcessJobRunner(options.db, options.log, { config: options.config, jobs: this })
+      : null;
     this.retryTimer = setInterval(() => void this.flush(), options.retryEveryMs ?? 5000);
     this.retryTimer.unref();
   }

@@ -1,10 +1,11 @@
 import { Worker } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
+import { type Config, loadConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { timedJob } from '../metrics/events.js';
-import { DEFAULT_QUEUE_PREFIX } from './bullmq.runner.js';
-import type { JobDefinition } from './jobs.js';
+import { BullmqJobRunner, DEFAULT_QUEUE_PREFIX } from './bullmq.runner.js';
+import type { JobDefinition, JobRunner } from './jobs.js';
 import { createRedis } from './redis.js';
 
 export interface WorkerPoolOptions {
@@ -15,6 +16,8 @@ export interface WorkerPoolOptions {
   prefix?: string;
   /** Jobs of one kind processed at once by this process. */
   concurrency?: number;
+  /** What the handlers see (the defaults when not given). */
+  config?: Readonly<Config>;
 }
 
 export interface WorkerPool {
@@ -26,6 +29,22 @@ export interface WorkerPool {
 /** One BullMQ worker per job definition, each on its own blocking connection. */
 export function startBullmqWorkers(options: WorkerPoolOptions): WorkerPool {
   const { db, log } = options;
+  const config = options.config ?? loadConfig({});
+  const prefix = options.prefix ?? DEFAULT_QUEUE_PREFIX;
+  // Follow-up jobs go to the same queues; the producer connects when a handler first queues one.
+  let producer: BullmqJobRunner | null = null;
+  const producerOf = () => {
+    producer ??= new BullmqJobRunner({ url: options.url, log, prefix });
+    return producer;
+  };
+  const followUps: JobRunner = {
+    kind: 'bullmq',
+    enqueue: (job, payload, jobOptions) => producerOf().enqueue(job, payload, jobOptions),
+    run: (job, payload, runOptions) => producerOf().run(job, payload, runOptions),
+    repeat: (job, payload, repeatOptions) => producerOf().repeat(job, payload, repeatOptions),
+    ready: () => producerOf().ready(),
+    close: async () => {},
+  };
   const entries: { worker: Worker; connection: Redis }[] = options.jobs.map((job) => {
     const connection = createRedis(options.url, 'blocking', log, `worker-${job.name}`);
     const worker = new Worker(
@@ -38,10 +57,12 @@ export function startBullmqWorkers(options: WorkerPoolOptions): WorkerPool {
             log: log.child({ job: job.name, jobId: queued.id, attempt }),
             progress: (percent) => queued.updateProgress(percent),
             attempt,
+            config,
+            jobs: followUps,
           }),
         );
       },
-      { connection, prefix: options.prefix ?? DEFAULT_QUEUE_PREFIX, concurrency: options.concurrency ?? 2 },
+      { connection, prefix, concurrency: job.concurrency ?? options.concurrency ?? 2 },
     );
     worker.on('active', (queued) =>
       log.info({ job: job.name, jobId: queued.id, attempt: queued.attemptsMade + 1 }, 'job started'),
@@ -66,6 +87,7 @@ export function startBullmqWorkers(options: WorkerPoolOptions): WorkerPool {
     workers: entries.map((entry) => entry.worker),
     async close() {
       await Promise.allSettled(entries.map((entry) => entry.worker.close()));
+      await producer?.close();
       for (const entry of entries) entry.connection.disconnect();
     },
   };

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../config.js';
+import { type Config, loadConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { BullmqJobRunner } from './bullmq.runner.js';
 import { InProcessJobRunner } from './in-process.runner.js';
@@ -10,21 +10,24 @@ import type { JobRunner } from './jobs.js';
  * worker process, so with PGlite jobs stay in-process even when Redis is configured.
  */
 export function createJobRunner(
-  config: Pick<Config, 'redisUrl' | 'jobWaitMs' | 'queuePrefix'>,
+  given: Pick<Config, 'redisUrl' | 'jobWaitMs' | 'queuePrefix'> & Partial<Config>,
   db: Database,
   log: FastifyBaseLogger,
 ): JobRunner {
-  if (!config.redisUrl) return new InProcessJobRunner(db, log);
+  // Handlers see the whole configuration: what is not given keeps its default.
+  const config: Readonly<Config> = { ...loadConfig({}), ...given };
+  if (!config.redisUrl) return new InProcessJobRunner(db, log, { config });
   if (db.kind === 'pglite') {
     log.warn(
       'REDIS_URL is set but the database is the embedded PGlite, which no worker can open: jobs run in-process',
     );
-    return new InProcessJobRunner(db, log);
+    return new InProcessJobRunner(db, log, { config });
   }
   return new BullmqJobRunner({
     url: config.redisUrl,
     db,
     log,
+    config,
     prefix: config.queuePrefix,
     waitMs: config.jobWaitMs,
   });

@@ -1,9 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { type Config, loadConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { timedJob } from '../metrics/events.js';
 import type { JobContext, JobDefinition, JobRunner, RepeatOptions } from './jobs.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The embedded default: the same handlers, run in the daemon's process with the same retry policy. */
 export class InProcessJobRunner implements JobRunner {
@@ -12,11 +11,51 @@ export class InProcessJobRunner implements JobRunner {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly active = new Map<string, number>();
   private closed = false;
+  private readonly config: Readonly<Config>;
+  private readonly followUps: JobRunner;
 
+  /**
+   * `config` is what handlers see (the defaults when not given); `jobs` queues their follow-up work (this
+   * runner when not given).
+   */
   constructor(
     private readonly db: Database,
     private readonly log: FastifyBaseLogger,
-  ) {}
+    options: { config?: Readonly<Config>; jobs?: JobRunner } = {},
+  ) {
+    this.config = options.config ?? loadConfig({});
+    this.followUps = options.jobs ?? this;
+  }
+
+  /** Retries waiting out their backoff: closing wakes them (and they give up), so it never waits that long. */
+  private readonly backingOff = new Set<() => void>();
+
+  private backOff(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.backingOff.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.backingOff.add(wake);
+    });
+  }
+
+  /** Attempts waiting for a slot, per job name with a `concurrency`. */
+  private readonly waiting = new Map<string, (() => void)[]>();
+
+  /** Waits until fewer than `job.concurrency` attempts of its kind run (unbounded without one). */
+  private async slot(job: JobDefinition): Promise<void> {
+    if (job.concurrency === undefined) return;
+    while ((this.active.get(job.name) ?? 0) >= job.concurrency) {
+      await new Promise<void>((resolve) => {
+        const queue = this.waiting.get(job.name) ?? [];
+        queue.push(resolve);
+        this.waiting.set(job.name, queue);
+      });
+    }
+  }
 
   private async runWithRetries<P, R>(job: JobDefinition<P, R>, payload: P): Promise<R> {
     const attempts = 1 + (job.attempts ?? 2);
@@ -26,18 +65,23 @@ export class InProcessJobRunner implements JobRunner {
         log: this.log.child({ job: job.name, attempt }),
         progress: () => {},
         attempt,
+        config: this.config,
+        jobs: this.followUps,
       };
       try {
+        await this.slot(job as JobDefinition);
         this.active.set(job.name, (this.active.get(job.name) ?? 0) + 1);
         try {
           return await timedJob(job.name, () => job.handle(payload, ctx));
         } finally {
           this.active.set(job.name, (this.active.get(job.name) ?? 1) - 1);
+          this.waiting.get(job.name)?.shift()?.();
         }
       } catch (error) {
         if (attempt >= attempts || this.closed) throw error;
         ctx.log.warn({ err: error }, 'job failed, retrying');
-        await sleep((job.backoffMs ?? 500) * 2 ** (attempt - 1));
+        await this.backOff((job.backoffMs ?? 500) * 2 ** (attempt - 1));
+        if (this.closed) throw error;
       }
     }
   }
@@ -75,6 +119,7 @@ export class InProcessJobRunner implements JobRunner {
   async close(): Promise<void> {
     this.closed = true;
     for (const timer of this.timers) clearInterval(timer);
+    for (const wake of [...this.backingOff]) wake();
     await Promise.allSettled([...this.inFlight]);
   }
 }

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 
 /** What a job handler gets: its own entity manager per run, a logger and a progress reporter. */
@@ -7,6 +8,10 @@ export interface JobContext {
   log: FastifyBaseLogger;
   progress(percent: number): Promise<void> | void;
   attempt: number;
+  /** The process's configuration (a worker's is its own environment's). */
+  config: Readonly<Config>;
+  /** Queues follow-up work: where the job runs, on the same queues (a dispatcher queues deliveries). */
+  jobs: JobRunner;
 }
 
 /**
@@ -18,6 +23,11 @@ export interface JobDefinition<Payload = unknown, Result = unknown> {
   /** Retries after the first attempt, with exponential backoff starting at `backoffMs`. */
   attempts?: number;
   backoffMs?: number;
+  /**
+   * Attempts of this kind one process runs at once (a worker's pool, or the daemon's in-process runner);
+   * else the pool's default, and unbounded in-process.
+   */
+  concurrency?: number;
   handle(payload: Payload, ctx: JobContext): Promise<Result>;
 }
 

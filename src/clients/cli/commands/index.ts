@@ -10,6 +10,7 @@ import { registerConflictsCommand } from './conflicts.command.js';
 import { registerControlCommands } from './controls.command.js';
 import { registerCoverageCommand } from './coverage.command.js';
 import { registerDocumentCommands } from './documents.command.js';
+import { registerDueCommand } from './due.command.js';
 import { registerEvidenceCommands } from './evidence.command.js';
 import { registerExportCommands } from './export.command.js';
 import { registerFindingCommands } from './findings.command.js';
@@ -36,6 +37,7 @@ import { registerSimilarCommand } from './similar.command.js';
 import { registerSnapshotCommands } from './snapshot.command.js';
 import { registerSoaCommands } from './soa.command.js';
 import { registerSystemCommands } from './systems.command.js';
+import { registerWebhookCommands } from './webhooks.command.js';
 import { registerWorkerCommand } from './worker.command.js';
 
 /**
@@ -74,6 +76,8 @@ export function registerCommands(program: Command, cli: Cli): void {
   registerAuditCommands(program, cli);
   registerFindingCommands(program, cli);
   registerReviewCommands(program, cli);
+  registerDueCommand(program, cli);
+  registerWebhookCommands(program, cli);
   registerExportCommands(program, cli);
   registerSoaCommands(program, cli);
   registerSidecarCommands(program, cli);

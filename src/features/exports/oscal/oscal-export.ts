@@ -1,12 +1,11 @@
-import { ISO_42001 } from '../../../shared/vocabulary.js';
+import { ISO_42001, OSCAL_FORMATS, type OscalFormat } from '../../../shared/vocabulary.js';
 import type { OrgExportData } from '../export.types.js';
 import { type ExportArtifact, fileNamePart, spooledArtifact, yieldToLoop } from '../export-artifact.js';
 import { Spool, type SpoolRange } from '../spool.js';
 import { OSCAL_VERSION, writeOscalFiles } from './index.js';
 import { zipIntoSpool } from './oscal-zip.js';
 
-export const OSCAL_FORMATS = ['json', 'zip'] as const;
-export type OscalFormat = (typeof OSCAL_FORMATS)[number];
+export { OSCAL_FORMATS, type OscalFormat };
 
 /** `oscal-acme-2026-11-22.json`; another framework than ISO/IEC 42001 is named, a snapshot by its label. */
 function oscalFileName(data: OrgExportData, format: OscalFormat): string {

@@ -17,7 +17,13 @@
  * - `assessment_due` medium: an approved impact assessment due for reassessment (its system changed, or its
  *   review date passed).
  */
-import { ISO_42001 } from '../../../shared/vocabulary.js';
+import {
+  ISO_42001,
+  SOA_CHECK_KINDS,
+  SOA_CHECK_SEVERITIES,
+  type SoaCheckKind,
+  type SoaCheckSeverity,
+} from '../../../shared/vocabulary.js';
 import type {
   ExportAiSystem,
   ExportCheck,
@@ -26,20 +32,7 @@ import type {
   ExportRisk,
 } from '../export.types.js';
 
-export const SOA_CHECK_KINDS = [
-  'excluded_control_treats_risk',
-  'risk_without_treatment',
-  'needs_acceptance',
-  'stale_acceptance',
-  'expired_acceptance',
-  'treatment_overdue',
-  'system_without_impact_assessment',
-  'assessment_due',
-] as const;
-export type SoaCheckKind = (typeof SOA_CHECK_KINDS)[number];
-
-export const SOA_CHECK_SEVERITIES = ['high', 'medium', 'low'] as const;
-export type SoaCheckSeverity = (typeof SOA_CHECK_SEVERITIES)[number];
+export { SOA_CHECK_KINDS, SOA_CHECK_SEVERITIES, type SoaCheckKind, type SoaCheckSeverity };
 
 /** The severities as the OpenAPI description states them. */
 export const SOA_CHECK_SEVERITY_TEXT =

@@ -18,6 +18,7 @@ import { Migration20261128000500ImpactAssessments } from './Migration20261128000
 import { Migration20261128000600Management } from './Migration20261128000600Management.js';
 import { Migration20261128000650Reviews } from './Migration20261128000650Reviews.js';
 import { Migration20261128000700Documents } from './Migration20261128000700Documents.js';
+import { Migration20261128000800Notifications } from './Migration20261128000800Notifications.js';
 
 /** Every migration, in the order of its name. Listed explicitly so the same set runs from source, tests and builds. */
 export const migrations = [
@@ -41,4 +42,5 @@ export const migrations = [
   Migration20261128000600Management,
   Migration20261128000650Reviews,
   Migration20261128000700Documents,
+  Migration20261128000800Notifications,
 ];
