@@ -14,6 +14,7 @@ import { Overview } from './views/overview';
 import { ExportsView, SnapshotsView, SystemsView } from './views/records';
 import { RisksView, RiskView } from './views/risks';
 import { SystemView } from './views/system';
+import { WebhooksView } from './views/webhooks';
 
 /**
  * The console's pages, in the order the navigation lists them: `#/<id>/<params…>` renders `page(params)`.
@@ -87,6 +88,12 @@ export const ROUTES: readonly Route[] = [
     name: 'Audit trail',
     page: () => <AuditTrailView />,
     visible: (session) => session.can.audit,
+  },
+  {
+    id: 'webhooks',
+    name: 'Webhooks',
+    page: () => <WebhooksView />,
+    visible: (session) => session.can.manage,
   },
 ];
 

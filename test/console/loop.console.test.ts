@@ -2,7 +2,9 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ofType, Receiver } from '../notifications/receiver.js';
 import { ADMIN_KEY, createScratchDatabase } from '../support/app.js';
 import { type Daemon, startDaemon } from '../support/daemon.js';
 
@@ -10,7 +12,8 @@ import { type Daemon, startDaemon } from '../support/daemon.js';
  * The management-system loop in the web console, in a real browser (Debian's Chromium through playwright-core)
  * against a real daemon on PostgreSQL: what is due for the signed-in person, an internal audit whose major
  * nonconformity caps its requirement until an effectiveness check closes it, and a management review held,
- * decided on and closed with its content hash. Each step is checked against the API.
+ * decided on and closed with its content hash; a controlled document drafted and approved by two people; a
+ * webhook added, delivering to a real receiver, and its delivery log. Each step is checked against the API.
  */
 
 const CHROMIUM = process.env.COMPLY_CHROMIUM ?? '/usr/bin/chromium';
@@ -34,6 +37,7 @@ let daemon: Daemon;
 let dropDatabase: () => Promise<void>;
 let browser: Browser;
 let writeKey: string;
+let receiver: Receiver;
 
 async function api<T = Record<string, unknown>>(
   method: string,
@@ -132,10 +136,12 @@ beforeAll(async () => {
   const database = await createScratchDatabase();
   dropDatabase = database.drop;
   [daemon, browser] = await Promise.all([
-    startDaemon({ DATABASE_URL: database.url, LOG_LEVEL: 'warn' }),
+    // The webhook receiver of the test listens on the loopback interface.
+    startDaemon({ DATABASE_URL: database.url, LOG_LEVEL: 'warn', COMPLY_WEBHOOK_ALLOW_PRIVATE: 'true' }),
     chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] }),
   ]);
   await api('POST', '/orgs', { orgId: ORG, name: 'Acme AI' });
+  receiver = await new Receiver().start();
   await createMember(APPROVER, 'approver');
   await createMember(OWNER, 'owner');
   writeKey = (await api<{ key: string }>('POST', `/orgs/${ORG}/keys`, { scopes: ['read', 'write'] })).key;
@@ -187,6 +193,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await daemon?.stop();
+  await receiver?.close();
   await dropDatabase?.();
 });
 
@@ -535,7 +542,97 @@ describe('the management-system loop in the web console', { timeout: 120_000 }, 
       .locator('tr[data-document="AI policy"]')
       .getByText(/version 2 of/)
       .waitFor();
+    // Its next review is on its owner's agenda, and leads back to it.
+    await ada.page.getByRole('link', { name: 'Due', exact: true }).click();
+    await ada.page
+      .locator(`.due-group[data-kind="document_review"] tr[data-resource="${documentId}"]`)
+      .getByRole('link', { name: /AI policy/ })
+      .click();
+    await ada.page.getByTestId('published').getByText('Version 2, published').waitFor();
     expect(ada.errors).toEqual([]);
     await ada.context.close();
+  });
+  it('adds a webhook (its secret shown once), logs its deliveries to a real receiver, and deletes it', async () => {
+    // Webhooks are an owner's page: an approver does not see it.
+    const ada = await signInAsApprover();
+    expect(await ada.page.getByRole('link', { name: 'Webhooks' }).count()).toBe(0);
+    await ada.context.close();
+
+    const { context, page, errors } = await signInAs(OWNER);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByLabel('Receiver URL').fill(receiver.url);
+    await page.getByLabel('Description').fill('compliance chat channel');
+    await page.getByRole('checkbox', { name: /^evidence\.created/ }).check();
+    await page.getByRole('checkbox', { name: /^finding\.opened/ }).check();
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    const shown = page.getByTestId('webhook-secret');
+    const secret = await shown.getByLabel('Signing secret').inputValue();
+    expect(secret).toMatch(/^whsec_/);
+    const listed = await api<{ webhooks: { webhookId: string; url: string; events: string[] }[] }>(
+      'GET',
+      `/orgs/${ORG}/webhooks`,
+    );
+    expect(listed.webhooks).toEqual([
+      expect.objectContaining({ url: receiver.url, events: ['evidence.created', 'finding.opened'] }),
+    ]);
+    expect(JSON.stringify(listed)).not.toContain(secret);
+    const row = page.getByTestId('webhooks').locator(`tr[data-webhook="${receiver.url}"]`);
+    await row.getByText('evidence.created, finding.opened').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await shown.getByRole('button', { name: 'Done' }).click();
+    await expect.poll(() => shown.count()).toBe(0);
+    await page.reload();
+    await row.waitFor();
+    expect(await page.getByText(secret).count()).toBe(0);
+
+    // A change delivers a signed event to the receiver, and the log shows it delivered.
+    await api('POST', `/orgs/${ORG}/controls/A.7.4/evidence`, {
+      type: 'link',
+      title: 'Data quality report',
+      fileUrl: 'https://example.com/dq',
+    });
+    const [request] = await receiver.waitFor(ofType('evidence.created'));
+    expect(new Webhook(secret).verify(request.body, request.headers)).toMatchObject({
+      type: 'evidence.created',
+    });
+    await row.getByRole('button', { name: `Deliveries of ${receiver.url}` }).click();
+    const log = page.getByTestId('deliveries');
+    const delivered = log.locator('tr[data-event="evidence.created"][data-outcome="delivered"]');
+    await expect
+      .poll(async () => {
+        await log.getByRole('button', { name: 'Refresh' }).click();
+        return delivered.count();
+      })
+      .toBe(1);
+    await delivered.getByText('200', { exact: true }).waitFor();
+
+    // A receiver that answers 500: the attempt is logged, and another follows.
+    receiver.answer(500);
+    const audits = await api<{ audits: { auditId: string; state: string }[] }>('GET', `/orgs/${ORG}/audits`);
+    const open = audits.audits.find((a) => a.state !== 'completed')!;
+    await api('POST', `/orgs/${ORG}/audits/${open.auditId}/findings`, {
+      kind: 'observation',
+      requirements: [],
+      description: 'Webhook test observation',
+    });
+    const retrying = log.locator('tr[data-event="finding.opened"][data-outcome="retrying"]');
+    await expect
+      .poll(async () => {
+        await log.getByRole('button', { name: 'Refresh' }).click();
+        return retrying.count();
+      })
+      .toBe(1);
+    await retrying.getByText('500', { exact: true }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'webhooks.png');
+
+    // Delete, after a confirmation.
+    await row.getByRole('button', { name: `Delete ${receiver.url}` }).click();
+    await row.getByRole('button', { name: `Yes, delete ${receiver.url}` }).click();
+    await page.getByText('Webhook deleted').waitFor();
+    await expect.poll(() => row.count()).toBe(0);
+    expect((await api<{ webhooks: unknown[] }>('GET', `/orgs/${ORG}/webhooks`)).webhooks).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });

@@ -540,7 +540,7 @@ export function FindingView({ findingId }: { findingId: string }) {
                 <dd>{f.correctiveAction ?? '—'}</dd>
               </dl>
             </section>
-            {f.state === 'open' ? <CorrectionForm key={f.updatedAt} finding={f} /> : null}
+            {f.state === 'open' ? <CorrectionForm finding={f} /> : null}
           </div>
           <Checks finding={f} />
           {f.state === 'open' ? <CheckForm finding={f} /> : null}
