@@ -128,6 +128,8 @@ describe.each(dbKinds)('authentication and permissions on %s', (kind) => {
       orgId: 'acme',
       name: 'ci',
       scopes: ['read'],
+      // Issued with the platform key of COMPLY_ADMIN_KEY.
+      createdBy: 'bootstrap',
       createdAt: created.json().createdAt,
       revokedAt: null,
     });
