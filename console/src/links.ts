@@ -44,3 +44,18 @@ export function readInvitationToken(): string | null {
   const query = window.location.hash.split('?')[1];
   return query ? new URLSearchParams(query).get('token') : null;
 }
+
+/** The internal audits, or one audit's page. */
+export const auditHref = (auditId?: string) => `#/audits${auditId === undefined ? '' : `/${seg(auditId)}`}`;
+
+/** Every finding, or one finding's page. */
+export const findingHref = (findingId?: string) =>
+  `#/findings${findingId === undefined ? '' : `/${seg(findingId)}`}`;
+
+/** The management reviews, or one review's page. */
+export const reviewHref = (reviewId?: string) =>
+  `#/reviews${reviewId === undefined ? '' : `/${seg(reviewId)}`}`;
+
+/** The controlled documents, or one document's page. */
+export const documentHref = (documentId?: string) =>
+  `#/documents${documentId === undefined ? '' : `/${seg(documentId)}`}`;

@@ -3,13 +3,18 @@ import type { Session } from './ui';
 import { AssessmentsView, AssessmentView } from './views/assessments';
 import { AttestationsView } from './views/attestations';
 import { AuditTrailView } from './views/audit';
+import { AuditsView, AuditView, FindingsView, FindingView } from './views/audits';
 import { ConflictsView, CoverageView, SearchView } from './views/cte';
+import { DocumentsView, DocumentView } from './views/documents';
+import { DueView } from './views/due';
 import { FrameworkView } from './views/framework';
+import { ReviewsView, ReviewView } from './views/management-reviews';
 import { MembersView } from './views/members';
 import { Overview } from './views/overview';
 import { ExportsView, SnapshotsView, SystemsView } from './views/records';
 import { RisksView, RiskView } from './views/risks';
 import { SystemView } from './views/system';
+import { WebhooksView } from './views/webhooks';
 
 /**
  * The console's pages, in the order the navigation lists them: `#/<id>/<params…>` renders `page(params)`.
@@ -25,6 +30,7 @@ export interface Route {
 
 export const ROUTES: readonly Route[] = [
   { id: 'overview', name: 'Overview', page: () => <Overview /> },
+  { id: 'due', name: 'Due', page: () => <DueView /> },
   {
     id: 'frameworks',
     name: 'Frameworks',
@@ -54,12 +60,40 @@ export const ROUTES: readonly Route[] = [
   },
   { id: 'snapshots', name: 'Snapshots', page: () => <SnapshotsView /> },
   { id: 'exports', name: 'Exports', page: () => <ExportsView /> },
+  {
+    id: 'audits',
+    name: 'Internal audits',
+    page: ([auditId]) => (auditId ? <AuditView key={auditId} auditId={auditId} /> : <AuditsView />),
+  },
+  {
+    id: 'findings',
+    name: 'Findings',
+    page: ([findingId]) =>
+      findingId ? <FindingView key={findingId} findingId={findingId} /> : <FindingsView />,
+  },
+  {
+    id: 'reviews',
+    name: 'Management reviews',
+    page: ([reviewId]) => (reviewId ? <ReviewView key={reviewId} reviewId={reviewId} /> : <ReviewsView />),
+  },
+  {
+    id: 'documents',
+    name: 'Documents',
+    page: ([documentId]) =>
+      documentId ? <DocumentView key={documentId} documentId={documentId} /> : <DocumentsView />,
+  },
   { id: 'members', name: 'Members', page: () => <MembersView />, visible: (session) => session.can.manage },
   {
     id: 'audit',
     name: 'Audit trail',
     page: () => <AuditTrailView />,
     visible: (session) => session.can.audit,
+  },
+  {
+    id: 'webhooks',
+    name: 'Webhooks',
+    page: () => <WebhooksView />,
+    visible: (session) => session.can.manage,
   },
 ];
 
