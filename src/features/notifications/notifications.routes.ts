@@ -208,7 +208,8 @@ export function registerDispatchTrigger(app: FastifyInstance, ctx: AppContext): 
     };
   app.addHook('onRoute', (route) => {
     const writes = [route.method].flat().some((method) => method !== 'GET' && method !== 'HEAD');
-    if (writes && route.url.includes('/orgs/:orgId')) {
+    // A route outside the audit trail (attestations) appends no event a webhook could be told of.
+    if (writes && route.url.includes('/orgs/:orgId') && !route.config?.outsideAuditTrail) {
       const hook = afterWrite(route.url.includes('/orgs/:orgId/webhooks'));
       route.onResponse = [...[route.onResponse ?? []].flat(), hook];
     }
