@@ -100,7 +100,8 @@ export function registerAuth(app: FastifyInstance, sources: AuthSources): void {
     };
     const proceed = (principal: Principal) => {
       const refused = authorize(request, reply, principal, sources.publicOrigin);
-      if (refused || READS.has(request.method) || request.routeOptions.config.outsideAuditTrail) return done(refused);
+      if (refused || READS.has(request.method) || request.routeOptions.config.outsideAuditTrail)
+        return done(refused);
       db.actingAs({ actor: principal.actor, requestId: request.id }, () => done());
     };
     const authorization = request.headers.authorization;

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FeatureRoutes } from '../../context.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
 import { ISO_42001 } from '../../shared/vocabulary.js';
+import { sendRecordReport } from '../cte/report-cache.js';
 import { collectAfterExport, runExport } from './export.job.js';
 import {
   exportErrorResponses,
@@ -172,9 +173,16 @@ export const exportRoutes: FeatureRoutes = async function exportRoutes(app, { ct
         response: { 200: SoaChecksSchema, ...errorResponses },
       },
     },
-    async (request) => ({
-      orgId: request.params.orgId,
-      checks: await loadSoaChecks(ctx.db.em(), request.params.orgId),
-    }),
+    (request, reply) => {
+      const { orgId } = request.params;
+      // Held in the org read cache until a write to the org or another library revision; at most a minute,
+      // since acceptances, treatments and assessment reviews fall due with time alone.
+      return sendRecordReport(ctx, reply, orgId, 'soa/checks', async () => ({
+        value: { orgId, checks: await loadSoaChecks(ctx.db.em(), orgId) },
+        validUntil: Date.now() + CHECKS_HELD_MS,
+      }));
+    },
   );
 };
+
+const CHECKS_HELD_MS = 60_000;
