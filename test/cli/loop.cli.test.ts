@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,30 +5,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, dbKinds } from '../support/app.js';
-import { type CliResult, COMPLY_BIN, runComply } from '../support/daemon.js';
+import { type CliResult, COMPLY_BIN, runComply, runComplyWithInput } from '../support/daemon.js';
 import { api, startDaemonOn } from './check-support.js';
 
 const PASSWORD = 'correct horse battery staple';
 const DAY = 86_400_000;
 const date = (days: number) => new Date(Date.now() + days * DAY).toISOString().slice(0, 10);
-
-/** The CLI with a password on its standard input (`comply login --password-stdin`). */
-function runComplyWithInput(args: string[], env: Record<string, string>, input: string): Promise<CliResult> {
-  const child = spawn(COMPLY_BIN, args, {
-    env: { ...process.env, CI: 'true', ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  child.stdin.end(input);
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr })));
-}
 
 interface Audit {
   auditId: string;

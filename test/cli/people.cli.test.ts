@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,26 +5,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCliConfig } from '../../src/clients/cli/config.js';
 import { ADMIN_KEY, createScratchDatabase, dbKinds } from '../support/app.js';
-import { type CliResult, COMPLY_BIN, type Daemon, runComply, startDaemon } from '../support/daemon.js';
+import {
+  type CliResult,
+  type Daemon,
+  runComply,
+  runComplyWithInput,
+  startDaemon,
+} from '../support/daemon.js';
 import { api } from './check-support.js';
-
-/** The CLI with something on its standard input (a password for `--password-stdin`). */
-function runComplyWithInput(args: string[], env: Record<string, string>, input: string): Promise<CliResult> {
-  const child = spawn(COMPLY_BIN, args, {
-    env: { ...process.env, CI: 'true', ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  child.stdin.end(input);
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr })));
-}
 
 interface Event {
   eventId: string;

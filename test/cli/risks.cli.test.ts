@@ -4,28 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, dbKinds } from '../support/app.js';
-import { type CliResult, COMPLY_BIN, type Daemon, runComply } from '../support/daemon.js';
+import { type CliResult, COMPLY_BIN, type Daemon, runComply, runComplyWithInput } from '../support/daemon.js';
 import { api, enc, startDaemonOn } from './check-support.js';
 
 const PASSWORD = 'correct horse battery staple';
-
-/** The CLI with something on its standard input (a password for `--password-stdin`). */
-function runComplyWithInput(args: string[], env: Record<string, string>, input: string): Promise<CliResult> {
-  const child = spawn(COMPLY_BIN, args, {
-    env: { ...process.env, CI: 'true', ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  child.stdin.end(input);
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr })));
-}
 
 /**
  * The CLI at a terminal: `script` gives it a pseudo-terminal (not CI), so it renders with ink as a person

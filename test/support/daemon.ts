@@ -75,6 +75,28 @@ export interface CliResult {
 }
 
 /** Runs the CLI as a user would, through bin/comply. */
+/** The CLI with something on its standard input (a password for `comply login --password-stdin`). */
+export function runComplyWithInput(
+  args: string[],
+  env: Record<string, string>,
+  input: string,
+): Promise<CliResult> {
+  const child = spawn(COMPLY_BIN, args, {
+    env: { ...process.env, CI: 'true', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  child.stdin.end(input);
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr })));
+}
+
 export async function runComply(
   args: string[],
   env: Record<string, string> = {},

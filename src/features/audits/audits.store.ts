@@ -4,6 +4,7 @@
  */
 import type { Em } from '../../platform/db/database.js';
 import { toIso, toIsoOrNull } from '../../platform/db/instant.js';
+import { textArray } from '../../platform/db/sql.js';
 import type { FindingKind } from '../../shared/vocabulary.js';
 
 export type AuditState = 'planned' | 'in_progress' | 'completed';
@@ -82,9 +83,6 @@ const toFinding = (row: FindingRow): FindingRow => ({
   closedAt: toIsoOrNull(row.closedAt),
   updatedAt: toIso(row.updatedAt),
 });
-
-const textArray = (values: string[]) =>
-  `{${values.map((value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
 export async function insertAudit(
   em: Em,

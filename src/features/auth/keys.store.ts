@@ -1,6 +1,7 @@
 /** API keys: the only module that reads or writes `api_keys`. Only the secret's hash is ever stored. */
 import type { Em } from '../../platform/db/database.js';
 import { toIso, toIsoOrNull } from '../../platform/db/instant.js';
+import { textArray } from '../../platform/db/sql.js';
 import type { Scope } from '../../shared/vocabulary.js';
 
 export interface ApiKeyRow {
@@ -25,10 +26,6 @@ const toKey = (row: ApiKeyRow): ApiKeyRow => ({
   createdAt: toIso(row.createdAt),
   revokedAt: toIsoOrNull(row.revokedAt),
 });
-
-/** A text[] literal: bound arrays would be spread into a list of parameters. */
-const textArray = (values: string[]) =>
-  `{${values.map((value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
 export async function insertApiKey(
   em: Em,

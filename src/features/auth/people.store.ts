@@ -4,6 +4,7 @@
  */
 import type { Em } from '../../platform/db/database.js';
 import { toIso, toIsoOrNull } from '../../platform/db/instant.js';
+import { textArray } from '../../platform/db/sql.js';
 import type { MemberRole, MemberStatus } from '../../shared/vocabulary.js';
 
 export interface UserRow {
@@ -48,10 +49,6 @@ const toMember = (row: MemberRow): MemberRow => ({
   lastSignInAt: toIsoOrNull(row.lastSignInAt),
   expiresAt: toIsoOrNull(row.expiresAt),
 });
-
-/** A text[] literal: bound arrays would be spread into a list of parameters. */
-const textArray = (values: string[] | null) =>
-  values === null ? null : `{${values.map((value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
 export async function selectUserByEmail(em: Em, email: string): Promise<UserRow | null> {
   const [row] = await em.execute<UserRow[]>(

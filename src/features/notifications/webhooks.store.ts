@@ -8,6 +8,7 @@
  */
 import type { Em } from '../../platform/db/database.js';
 import { toIso } from '../../platform/db/instant.js';
+import { textArray } from '../../platform/db/sql.js';
 
 export interface WebhookRow {
   webhookId: string;
@@ -28,9 +29,6 @@ const WEBHOOK_COLUMNS = `webhook_id as "webhookId", org_id as "orgId", url, even
   created_by as "createdBy", created_at as "createdAt"`;
 
 const toWebhook = <T extends WebhookRow>(row: T): T => ({ ...row, createdAt: toIso(row.createdAt) });
-
-const textArray = (values: readonly string[]) =>
-  `{${values.map((value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
 /**
  * Adds a webhook and its cursor, placed at the org's latest event: a webhook hears of what happens after

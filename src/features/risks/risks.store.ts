@@ -1,6 +1,7 @@
 /** The AI risk register: the only module that reads or writes `risks`, `risk_acceptances` and `risk_criteria`. */
 import type { Em } from '../../platform/db/database.js';
 import { toIso, toIsoOrNull } from '../../platform/db/instant.js';
+import { textArray } from '../../platform/db/sql.js';
 import type { RiskScoreLevel, TreatmentOption } from '../../shared/vocabulary.js';
 import type { LevelBand } from './risk-criteria.js';
 
@@ -50,10 +51,6 @@ const toRisk = (row: RiskRow): RiskRow => ({
   createdAt: toIso(row.createdAt),
   updatedAt: toIso(row.updatedAt),
 });
-
-/** A text[] literal: bound arrays would be spread into a list of parameters. */
-const textArray = (values: string[]) =>
-  `{${values.map((value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
 export async function selectCriteria(
   em: Em,
