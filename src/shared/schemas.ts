@@ -93,3 +93,15 @@ export const MemberRoleSchema = Type.Enum(MEMBER_ROLES, {
     'viewer (read) | editor (read, write) | approver (read, write, approve) | owner (read, write, approve, ' +
     'export, members and keys) | auditor (read and export, until expiresAt, only frameworkIds when given)',
 });
+
+/** A date-time in a request body (RFC 3339); services check its range with `bodyInstant`. */
+export const DateTimeString = (description: string) => Type.String({ format: 'date-time', description });
+
+/** A requirement of any framework, built in or imported, as bodies name it. */
+export const RequirementRefSchema = Type.Object(
+  {
+    frameworkId: Type.String({ minLength: 1, maxLength: 128 }),
+    requirementId: Type.String({ minLength: 1, maxLength: 128 }),
+  },
+  { additionalProperties: false },
+);

@@ -1,15 +1,13 @@
 import { Type } from 'typebox';
-import { Nullable, OrgId, PlainText, Timestamp } from '../../shared/schemas.js';
+import {
+  DateTimeString,
+  Nullable,
+  OrgId,
+  PlainText,
+  RequirementRefSchema,
+  Timestamp,
+} from '../../shared/schemas.js';
 import { FINDING_KINDS } from '../../shared/vocabulary.js';
-
-const DateTime = (description: string) => Type.String({ format: 'date-time', description });
-const RequirementRef = Type.Object(
-  {
-    frameworkId: Type.String({ minLength: 1, maxLength: 128 }),
-    requirementId: Type.String({ minLength: 1, maxLength: 128 }),
-  },
-  { additionalProperties: false },
-);
 
 export const AuditSchema = Type.Object({
   auditId: Type.String(),
@@ -44,8 +42,8 @@ export const CreateAuditBody = Type.Object(
     }),
     criteria: Type.Optional(PlainText({ maxLength: 10_000 })),
     leadAuditor: PlainText({ minLength: 1, maxLength: 200 }),
-    plannedStart: DateTime('Planned start'),
-    plannedEnd: DateTime('Planned end, not before the start'),
+    plannedStart: DateTimeString('Planned start'),
+    plannedEnd: DateTimeString('Planned end, not before the start'),
   },
   { additionalProperties: false },
 );
@@ -61,8 +59,8 @@ export const UpdateAuditBody = Type.Object(
     title: Type.Optional(PlainText({ minLength: 1, maxLength: 300 })),
     criteria: Type.Optional(PlainText({ maxLength: 10_000 })),
     leadAuditor: Type.Optional(PlainText({ minLength: 1, maxLength: 200 })),
-    plannedStart: Type.Optional(DateTime('Planned start')),
-    plannedEnd: Type.Optional(DateTime('Planned end')),
+    plannedStart: Type.Optional(DateTimeString('Planned start')),
+    plannedEnd: Type.Optional(DateTimeString('Planned end')),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -106,10 +104,10 @@ export const FindingListSchema = Type.Object({ orgId: Type.String(), findings: T
 export const CreateFindingBody = Type.Object(
   {
     kind: FindingKindSchema,
-    requirements: Type.Array(RequirementRef, { maxItems: 100 }),
+    requirements: Type.Array(RequirementRefSchema, { maxItems: 100 }),
     description: PlainText({ minLength: 1, maxLength: 20_000 }),
     owner: Type.Optional(PlainText({ minLength: 1, maxLength: 200 })),
-    dueDate: Type.Optional(DateTime('When the corrective action is due')),
+    dueDate: Type.Optional(DateTimeString('When the corrective action is due')),
   },
   { additionalProperties: false },
 );
@@ -119,7 +117,7 @@ export const UpdateFindingBody = Type.Object(
     rootCause: Type.Optional(Nullable(PlainText({ maxLength: 20_000 }))),
     correctiveAction: Type.Optional(Nullable(PlainText({ maxLength: 20_000 }))),
     owner: Type.Optional(Nullable(PlainText({ minLength: 1, maxLength: 200 }))),
-    dueDate: Type.Optional(Nullable(DateTime('When the corrective action is due'))),
+    dueDate: Type.Optional(Nullable(DateTimeString('When the corrective action is due'))),
   },
   { additionalProperties: false, minProperties: 1 },
 );

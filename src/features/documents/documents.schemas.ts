@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, OrgId, PlainText, Timestamp } from '../../shared/schemas.js';
+import { Nullable, OrgId, PlainText, RequirementRefSchema, Timestamp } from '../../shared/schemas.js';
 
 /** What a controlled document is. */
 export const DOCUMENT_KINDS = ['policy', 'procedure', 'plan', 'record'] as const;
@@ -18,13 +18,7 @@ export const MAX_CONTENT_BYTES = 1_048_576;
 const DocumentId = Type.String({ minLength: 1, maxLength: 64, description: 'Document id' });
 const VersionId = Type.String({ minLength: 1, maxLength: 64, description: 'Version id' });
 
-export const RequirementRefSchema = Type.Object(
-  {
-    frameworkId: Type.String({ minLength: 1, maxLength: 128 }),
-    requirementId: Type.String({ minLength: 1, maxLength: 128 }),
-  },
-  { additionalProperties: false },
-);
+export { RequirementRefSchema };
 
 const Requirements = Type.Array(RequirementRefSchema, {
   maxItems: 500,

@@ -1,13 +1,11 @@
 import { Type } from 'typebox';
-import { Nullable, OrgId, PlainText, Timestamp } from '../../shared/schemas.js';
-
-const DateTime = (description: string) => Type.String({ format: 'date-time', description });
+import { DateTimeString, Nullable, OrgId, PlainText, Timestamp } from '../../shared/schemas.js';
 
 export const DecisionSchema = Type.Object(
   {
     text: PlainText({ minLength: 1, maxLength: 5_000 }),
     owner: Type.Optional(PlainText({ minLength: 1, maxLength: 200 })),
-    dueDate: Type.Optional(DateTime('When the action is due')),
+    dueDate: Type.Optional(DateTimeString('When the action is due')),
   },
   { additionalProperties: false },
 );
@@ -41,12 +39,12 @@ const Attendees = Type.Array(PlainText({ minLength: 1, maxLength: 200 }), { minI
 
 export const CreateReviewBody = Type.Object(
   {
-    heldAt: DateTime('When the review is held'),
+    heldAt: DateTimeString('When the review is held'),
     attendees: Attendees,
     period: Type.Object(
       {
-        from: DateTime('Start of the period reviewed'),
-        to: DateTime('End of the period reviewed (exclusive)'),
+        from: DateTimeString('Start of the period reviewed'),
+        to: DateTimeString('End of the period reviewed (exclusive)'),
       },
       { additionalProperties: false },
     ),

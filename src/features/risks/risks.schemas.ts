@@ -1,5 +1,12 @@
 import { Type } from 'typebox';
-import { Nullable, OrgId, PlainText, Timestamp } from '../../shared/schemas.js';
+import {
+  DateTimeString,
+  Nullable,
+  OrgId,
+  PlainText,
+  RequirementRefSchema,
+  Timestamp,
+} from '../../shared/schemas.js';
 import {
   ACCEPTANCE_STATES,
   RISK_SCORE_LEVELS,
@@ -15,7 +22,6 @@ const RiskStateSchema = Type.Enum(RISK_STATES, {
     'the acceptable level, or option accept, without a valid acceptance)',
 });
 const Rating = (description: string) => Type.Integer({ minimum: 1, maximum: 5, description });
-const DateTime = (description: string) => Type.String({ format: 'date-time', description });
 
 export const LevelBandSchema = Type.Object(
   {
@@ -43,13 +49,7 @@ export const RiskCriteriaBody = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
-export const RequirementRefSchema = Type.Object(
-  {
-    frameworkId: Type.String({ minLength: 1, maxLength: 128 }),
-    requirementId: Type.String({ minLength: 1, maxLength: 128 }),
-  },
-  { additionalProperties: false },
-);
+export { RequirementRefSchema };
 
 export const TreatmentSchema = Type.Object(
   {
@@ -60,7 +60,7 @@ export const TreatmentSchema = Type.Object(
         'The requirements (any framework, built in or imported) whose implementation treats the risk',
     }),
     plan: Type.Optional(PlainText({ maxLength: 10_000 })),
-    dueDate: Type.Optional(DateTime('When the treatment is due')),
+    dueDate: Type.Optional(DateTimeString('When the treatment is due')),
   },
   { additionalProperties: false },
 );
@@ -82,7 +82,7 @@ const riskFields = {
   treatment: Type.Optional(Nullable(TreatmentSchema)),
   residualLikelihood: Type.Optional(Nullable(Rating('After treatment; absent: the inherent likelihood'))),
   residualImpact: Type.Optional(Nullable(Rating('After treatment; absent: the inherent impact'))),
-  reviewDate: Type.Optional(Nullable(DateTime('When the risk is next reviewed'))),
+  reviewDate: Type.Optional(Nullable(DateTimeString('When the risk is next reviewed'))),
 };
 
 export const CreateRiskBody = Type.Object(riskFields, { additionalProperties: false });
@@ -164,7 +164,7 @@ export const RiskQuery = Type.Object(
 export const AcceptRiskBody = Type.Object(
   {
     justification: PlainText({ minLength: 1, maxLength: 10_000 }),
-    expiresAt: DateTime('The acceptance lapses then; the risk needs accepting again'),
+    expiresAt: DateTimeString('The acceptance lapses then; the risk needs accepting again'),
   },
   { additionalProperties: false },
 );
