@@ -26,6 +26,8 @@ export type GapPriority = (typeof GAP_PRIORITIES)[number];
  * a record, and the base from which the crosswalk propagates coverage.
  */
 export const ISO_42001 = 'iso-42001';
+/** ISO/IEC 42001's management-system clauses 4–10, a framework of their own beside Annex A. */
+export const ISO_42001_CLAUSES = 'iso-42001-clauses';
 
 /** What an API key may do; `admin` includes every other scope. */
 export const SCOPES = ['read', 'write', 'attest', 'export', 'admin'] as const;

@@ -55,13 +55,14 @@ describe('crosswalk propagation', () => {
   });
 
   it('halves credit at each partial hop past the mapped controls and drops links weaker than a quarter', () => {
-    // L3's only mapped control is A.3, so L3 follows the joint rule; G2 is two intersect hops away.
+    // L3's only mapped control is A.3, a partial overlap (intersect): partial at most; G2 is two intersect
+    // hops away.
     const full = propagateCoverage(smallLibrary(), new Map([['A.3', implemented]]));
-    expect(full.get('law', 'L3')).toMatchObject({ status: 'covered', strength: 1 });
+    expect(full.get('law', 'L3')).toMatchObject({ status: 'partial', strength: 0.5 });
     expect(full.get('guide', 'G2')).toMatchObject({ status: 'partial', strength: 0.25 });
     expect(full.get('guide', 'G2')?.justifications[0]).toMatchObject({ credit: 'partial', strength: 0.25 });
     const started = propagateCoverage(smallLibrary(), new Map([['A.3', inProgress]]));
-    expect(started.get('law', 'L3')).toMatchObject({ status: 'partial', strength: 0.5 });
+    expect(started.get('law', 'L3')).toMatchObject({ status: 'partial', strength: 0.25 });
     expect(started.get('guide', 'G2')).toMatchObject({ status: 'uncovered', justifications: [] });
   });
 

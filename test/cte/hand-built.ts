@@ -88,9 +88,11 @@ export function smallLibrary(): FrameworkLibrary {
 }
 
 /**
- * For the joint rule. iso-42001 (base): A.1 … A.5. reg (legal), every edge `intersect` unless noted:
- * R1 → A.1; R2 → A.1, A.2; R3 → A.1, A.2, A.3; R4 → A.1 and, inferred, A.4; R5 → A.4, A.5, both inferred;
- * R6 ⊇ A.5 (the one control is stated narrower). guide: G1 = R2, no ISO control of its own.
+ * For the joint rule. iso-42001 (base): A.1 … A.5. reg (legal); each stated edge says the control is part of
+ * the requirement (`R ⊇ A`) unless noted: R1 → A.1 (stated intersect); R2 → A.1, A.2; R3 → A.1, A.2, A.3;
+ * R4 → A.1 (stated equal) and, inferred, A.4; R5 → A.4, A.5, both inferred intersect; R6 ⊇ A.5 (the one
+ * control is stated narrower); R7 → A.1, A.2, both stated intersect (partial overlaps only).
+ * guide: G1 = R2, no ISO control of its own.
  */
 export function jointLibrary(): FrameworkLibrary {
   const inferred = { inferred: true, origin: 'analyst' };
@@ -112,6 +114,7 @@ export function jointLibrary(): FrameworkLibrary {
           requirement('R4', 'Governance of data', { legal: true, topics: ['data-governance'] }),
           requirement('R5', 'Data and impacts', { legal: true, topics: ['data-quality'] }),
           requirement('R6', 'Fundamental-rights assessment', { legal: true, topics: ['impact-assessment'] }),
+          requirement('R7', 'Oversight and accountability', { legal: true, topics: ['accountability'] }),
         ],
         'regulation',
       ),
@@ -119,16 +122,18 @@ export function jointLibrary(): FrameworkLibrary {
     ],
     edges: [
       edge('reg:R1', 'intersect', 'iso-42001:A.1'),
-      edge('reg:R2', 'intersect', 'iso-42001:A.1'),
-      edge('iso-42001:A.2', 'intersect', 'reg:R2'),
-      edge('reg:R3', 'intersect', 'iso-42001:A.1'),
+      edge('reg:R2', 'superset', 'iso-42001:A.1'),
+      edge('iso-42001:A.2', 'subset', 'reg:R2'),
+      edge('reg:R3', 'superset', 'iso-42001:A.1'),
       edge('reg:R3', 'intersect', 'iso-42001:A.2'),
       edge('reg:R3', 'superset', 'iso-42001:A.3'),
-      edge('reg:R4', 'intersect', 'iso-42001:A.1'),
+      edge('reg:R4', 'equal', 'iso-42001:A.1'),
       edge('reg:R4', 'intersect', 'iso-42001:A.4', inferred),
       edge('reg:R5', 'intersect', 'iso-42001:A.4', inferred),
       edge('reg:R5', 'intersect', 'iso-42001:A.5', inferred),
       edge('reg:R6', 'superset', 'iso-42001:A.5'),
+      edge('reg:R7', 'intersect', 'iso-42001:A.1'),
+      edge('reg:R7', 'intersect', 'iso-42001:A.2'),
       edge('guide:G1', 'equal', 'reg:R2'),
     ],
   });

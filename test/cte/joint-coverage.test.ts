@@ -2,13 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { frameworkCoverage, pairwiseCoverage } from '../../src/features/cte/coverage.js';
 import { computeGaps } from '../../src/features/cte/gaps.js';
 import {
+  baseFamily,
   type ControlStatus,
+  crosswalkGraph,
   jointStrength,
   type OrgControlState,
   propagateCoverage,
+  propagateRecords,
   reachingControls,
   uncoveredByExclusion,
 } from '../../src/features/cte/graph.js';
+import { loadBuiltinLibrary } from '../../src/features/cte/library.js';
+import { ISO_42001, ISO_42001_CLAUSES } from '../../src/shared/vocabulary.js';
 import { jointLibrary } from './hand-built.js';
 
 const library = jointLibrary();
@@ -38,23 +43,35 @@ const credits = (row: ReturnType<typeof reg>) =>
   row.justifications.map((why) => [why.controlId, why.credit, why.strength]);
 
 describe('joint coverage', () => {
-  it('covers a requirement mapped to one control once that control is implemented', () => {
+  it('covers at most partly from one control whose edge is a partial overlap (intersect)', () => {
     const r1 = reg({ 'A.1': 'implemented' }, 'R1');
-    expect(r1).toMatchObject({ status: 'covered', strength: 1 });
+    expect(r1).toMatchObject({ status: 'partial', strength: 0.5 });
     expect(r1.joint).toEqual({
       controls: ['A.1'],
       remaining: [],
       excluded: [],
       inferred: false,
-      canCover: true,
-      status: 'covered',
+      canCover: false,
+      status: 'partial',
     });
     expect(r1.justifications).toHaveLength(1);
-    expect(r1.justifications[0]).toMatchObject({ controlId: 'A.1', credit: 'joint', strength: 1 });
+    expect(r1.justifications[0]).toMatchObject({ controlId: 'A.1', credit: 'joint', strength: 0.5 });
     expect(r1.justifications[0].path).toHaveLength(1);
     expect(r1.justifications[0].path[0]).toMatchObject({ relationship: 'intersect', credit: 'partial' });
-    expect(reg({ 'A.1': 'in_progress' }, 'R1')).toMatchObject({ status: 'partial', strength: 0.5 });
+    expect(reg({ 'A.1': 'in_progress' }, 'R1')).toMatchObject({ status: 'partial', strength: 0.25 });
     expect(reg({}, 'R1')).toMatchObject({ status: 'uncovered', justifications: [] });
+  });
+
+  it('covers at most partly from a set made only of intersect edges, however many', () => {
+    const r7 = reg({ 'A.1': 'implemented', 'A.2': 'implemented' }, 'R7');
+    expect(r7).toMatchObject({ status: 'partial', strength: 0.5 });
+    expect(r7.joint).toMatchObject({
+      controls: ['A.1', 'A.2'],
+      remaining: [],
+      canCover: false,
+      status: 'partial',
+    });
+    expect(jointStrength(['implemented', 'implemented'], false)).toBe(0.5);
   });
 
   it('covers a requirement mapped to two controls only when both are implemented', () => {
@@ -139,8 +156,9 @@ describe('joint coverage', () => {
     // R2 keeps A.2 in its set: implemented, it covers R2.
     expect(result.get('reg', 'R2')).toMatchObject({ status: 'covered', joint: { excluded: ['A.1'] } });
     const reported = frameworkCoverage(library, result).find((row) => row.frameworkId === 'reg')!;
-    // R3 is partial (A.2 of A.2, A.3); R1 and R4 (whose stated set is A.1 alone) are uncovered by exclusion.
-    expect(reported).toMatchObject({ total: 6, covered: 1, partial: 1, uncovered: 4, excluded: 2 });
+    // R3 is partial (A.2 of A.2, A.3), R7 too (intersect only); R1 and R4 (whose stated set is A.1 alone) are
+    // uncovered by exclusion.
+    expect(reported).toMatchObject({ total: 7, covered: 1, partial: 2, uncovered: 4, excluded: 2 });
     expect(reported.notApplicable).toBe(0);
   });
 
@@ -148,9 +166,10 @@ describe('joint coverage', () => {
     const r4 = reg({ 'A.1': 'implemented' }, 'R4');
     expect(r4.status).toBe('covered');
     expect(r4.joint).toMatchObject({ controls: ['A.1'], inferred: false });
+    // A set of inferred edges only is an analyst's reading, not a source's statement: partial at most.
     const r5 = reg({ 'A.4': 'implemented', 'A.5': 'implemented' }, 'R5');
-    expect(r5.status).toBe('covered');
-    expect(r5.joint).toMatchObject({ controls: ['A.4', 'A.5'], inferred: true });
+    expect(r5).toMatchObject({ status: 'partial', strength: 0.5 });
+    expect(r5.joint).toMatchObject({ controls: ['A.4', 'A.5'], inferred: true, canCover: false });
     expect(reg({ 'A.4': 'implemented' }, 'R5').status).toBe('partial');
     const strict = propagateCoverage(library, org({ 'A.4': 'implemented', 'A.5': 'implemented' }), {
       authoritativeOnly: true,
@@ -178,7 +197,7 @@ describe('joint coverage', () => {
   it('says what a control alone would give a requirement', () => {
     const only = reachingControls(library, { frameworkId: 'reg', requirementId: 'R1' });
     expect(only.map((control) => [control.controlId, control.strength, control.credit])).toEqual([
-      ['A.1', 1, 'joint'],
+      ['A.1', 0.5, 'joint'],
     ]);
     expect(only[0].path).toHaveLength(1);
     const pair = reachingControls(library, { frameworkId: 'reg', requirementId: 'R2' });
@@ -199,8 +218,8 @@ describe('joint coverage', () => {
   it('counts joint coverage in the pairwise matrix', () => {
     const cell = (from: string, to: string) =>
       pairwiseCoverage(library).find((entry) => entry.from === from && entry.to === to)?.coverage;
-    // All of ISO: R1–R5 covered, R6 partial.
-    expect(cell('iso-42001', 'reg')).toBe(0.9167);
+    // All of ISO: R2–R4 covered; R1 and R7 (intersect only), R5 (inferred only) and R6 (narrower) partial.
+    expect(cell('iso-42001', 'reg')).toBe(0.7143);
     // All of ISO reaches G1 through R2 at half strength only.
     expect(cell('iso-42001', 'guide')).toBe(0.5);
   });
@@ -222,7 +241,7 @@ describe('gaps under the joint rule', () => {
     );
     expect(r3.recommendation).toContain('the records register with its retention schedule');
     expect(r3.recommendation).toContain('on A.2 and A.3');
-    expect(gap(gaps, 'R1')).toBeUndefined();
+    expect(gap(gaps, 'R1')?.status).toBe('partial');
     expect(gap(gaps, 'R2')?.recommendation).toMatch(/^Finish implementing iso-42001 A\.2 "Roles/);
   });
 
@@ -272,5 +291,57 @@ describe('gaps under the joint rule', () => {
     expect(r6.status).toBe('partial');
     expect(r6.recommendation).toContain('Extend the implementation of iso-42001 A.5');
     expect(r6.recommendation).toContain('only in part (A.5 subset of R6)');
+  });
+});
+
+describe('the joint rule on the shipped crosswalk', () => {
+  const shipped = loadBuiltinLibrary();
+  const everything = (frameworkIds: readonly string[]) =>
+    new Map(
+      frameworkIds.map((frameworkId) => [
+        frameworkId,
+        new Map<string, OrgControlState>(
+          shipped
+            .framework(frameworkId)!
+            .requirements.map((requirement) => [requirement.id, { status: 'implemented', applicable: true }]),
+        ),
+      ]),
+    );
+
+  it('reads EU AI Act Art. 9 as partial from ISO 42001, with the clauses that address it in its set', () => {
+    const annexOnly = propagateRecords(shipped, everything([ISO_42001])).get('eu-ai-act', 'Art. 9')!;
+    expect(annexOnly).toMatchObject({ status: 'partial', assessment: 'inferred' });
+    expect(annexOnly.joint).toMatchObject({ canCover: false, inferred: true });
+    expect(annexOnly.joint?.controls).toEqual(expect.arrayContaining(['A.6.2.4', '6.1.2', '6.1.3', '8.2']));
+    expect(annexOnly.joint?.remaining).toEqual(expect.arrayContaining(['6.1.2', '6.1.3', '8.2']));
+    const withClauses = propagateRecords(shipped, everything([ISO_42001, ISO_42001_CLAUSES]));
+    expect(withClauses.get('eu-ai-act', 'Art. 9')).toMatchObject({
+      status: 'partial',
+      joint: { remaining: [] },
+    });
+  });
+
+  it('covers nothing through a set made only of intersect or only of inferred edges', () => {
+    const coverage = propagateRecords(shipped, everything([ISO_42001, ISO_42001_CLAUSES]));
+    const graph = crosswalkGraph(shipped);
+    const inferredCovered = coverage.requirements.filter(
+      (row) => row.assessment === 'inferred' && row.status === 'covered',
+    );
+    for (const row of inferredCovered) {
+      const fullPath = row.justifications.some((why) => why.credit === 'full');
+      const set = graph.mappedSetsFrom(baseFamily(shipped, ISO_42001)).get(graph.nodeOf(row)!);
+      const claimsWhole =
+        set !== undefined &&
+        !set.inferred &&
+        set.members.some((member) => graph.relationshipAlong(member.step) !== 'intersect');
+      expect(fullPath || claimsWhole, `${row.frameworkId} ${row.requirementId}`).toBe(true);
+    }
+    // Every set the shipped crosswalk forms from ISO 42001 is of partial overlaps: none can cover.
+    for (const set of graph.mappedSetsFrom(baseFamily(shipped, ISO_42001)).values()) {
+      const onlyIntersect = set.members.every(
+        (member) => graph.relationshipAlong(member.step) === 'intersect',
+      );
+      if (onlyIntersect || set.inferred) expect(set.canCover).toBe(false);
+    }
   });
 });

@@ -22,6 +22,7 @@
 import type { AssessmentSource, GapPriority, RiskLevel } from '../../shared/vocabulary.js';
 import type { Requirement, RequirementRef } from './framework.types.js';
 import {
+  baseFamily,
   type ControlStatus,
   type CoverageResult,
   crosswalkGraph,
@@ -242,11 +243,20 @@ function listed(items: readonly string[]): string {
   return items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1)}` : (items[0] ?? '');
 }
 
+/** The framework of the base family (its controls, then its clauses) that holds a mapped set's member. */
+function memberFramework(input: RecommendationInput, id: string): string {
+  const family = baseFamily(input.library, input.coverage.baseFrameworkId);
+  return family.find((frameworkId) => input.library.requirement(frameworkId, id)) ?? family[0];
+}
+
 /** `A.1 "Title", A.2 "Title" and A.3 "Title"`, flagging controls whose evidence has expired. */
 function controlList(input: RecommendationInput, controlIds: readonly string[]): string {
-  const base = input.coverage.baseFrameworkId;
   return listed(
-    controlIds.map((id) => `${quoted(input.library, base, id)}${renewNote(input.coverage.get(base, id))}`),
+    controlIds.map((id) => {
+      const frameworkId = memberFramework(input, id);
+      const clause = frameworkId === input.coverage.baseFrameworkId ? '' : 'clause ';
+      return `${clause}${quoted(input.library, frameworkId, id)}${renewNote(input.coverage.get(frameworkId, id))}`;
+    }),
   );
 }
 
@@ -257,13 +267,16 @@ function excludedRecommendation(input: RecommendationInput, joint: JointCoverage
   return `Every ${coverage.baseFrameworkId} control mapped to ${name} is marked not applicable (${controlList(input, joint.excluded)}): record why ${ref.requirementId} does not apply to you either, or reconsider ${count > 1 ? 'those exclusions' : 'that exclusion'} and implement ${count > 1 ? 'them' : 'it'}; otherwise meet it with a dedicated procedure and record ${evidenceFor(requirement)} as evidence.${dutiesOf(requirement)}`;
 }
 
-/** Names every mapped control still to implement or finish: together with the rest they cover it. */
+/**
+ * Names every mapped control still to implement or finish: together with the rest they cover it, or, when the
+ * set can give partial at most (graph.ts), they are what overlaps it and the rest needs a procedure of its own.
+ */
 function jointRecommendation(input: RecommendationInput, joint: JointCoverage): string {
   const { library, coverage, ref, requirement } = input;
   const base = coverage.baseFrameworkId;
   const byVerb = new Map<string, string[]>();
   for (const controlId of joint.remaining) {
-    const verb = controlVerb(coverage.get(base, controlId));
+    const verb = controlVerb(coverage.get(memberFramework(input, controlId), controlId));
     byVerb.set(verb, [...(byVerb.get(verb) ?? []), controlId]);
   }
   const actions = [...byVerb].map(
@@ -271,10 +284,13 @@ function jointRecommendation(input: RecommendationInput, joint: JointCoverage): 
   );
   const done = joint.controls.filter((id) => !joint.remaining.includes(id));
   const name = quoted(library, ref.frameworkId, ref.requirementId);
+  const together = joint.canCover
+    ? 'which cover it together once all are implemented'
+    : 'each of which overlaps it only in part, so also document how the rest of it is met';
   const set =
     joint.controls.length === 1
       ? `it is the ${base} control the crosswalk maps to ${name}, which it covers once implemented`
-      : `${done.length > 0 ? `with ${listed(done)} (implemented) ` : ''}they are the ${joint.controls.length} ${base} controls the crosswalk maps to ${name}, which cover it together once all are implemented`;
+      : `${done.length > 0 ? `with ${listed(done)} (implemented) ` : ''}they are the ${joint.controls.length} ${base} controls the crosswalk maps to ${name}, ${together}`;
   const notes = [
     joint.excluded.length > 0
       ? ` ${listed(joint.excluded)} ${joint.excluded.length > 1 ? 'are' : 'is'} also mapped but excluded as not applicable.`
@@ -295,7 +311,13 @@ function otherRecommendation(
   const base = coverage.baseFrameworkId;
   const duties = dutiesOf(requirement);
   const full = candidates.filter((candidate) => candidate.credit === 'full');
-  if (full.length === 0 && joint?.canCover && joint.remaining.length > 0) {
+  // A set of several controls names them all; one control that overlaps only in part reads as its path.
+  if (
+    full.length === 0 &&
+    joint &&
+    joint.remaining.length > 0 &&
+    (joint.canCover || joint.controls.length > 1)
+  ) {
     return jointRecommendation(input, joint);
   }
   if (candidates.length === 0) {

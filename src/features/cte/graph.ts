@@ -30,13 +30,23 @@
  *   its statement of what addresses the requirement, and an analyst's inferred edge (often about one aspect,
  *   such as storage limitation) is not part of it; without a source, the analyst's edges are the only set
  *   there is, and the result says that it is inferred. Controls the organization excluded leave the set.
+ *   The base framework's set also holds its management-system clauses (ISO/IEC 42001's `6.1.2`, `8.2`…, the
+ *   framework `iso-42001-clauses`): a requirement such as a risk-management duty is met by clauses and
+ *   controls together, and a clause without a record counts as not started, like a control.
  *   The set gives strength 1 (covered) when every control in it is implemented, 0.5 (partial) when every
  *   one is at least in progress or some are implemented, and nothing otherwise; each control that counts
- *   justifies the result with credit `joint`. Two limits: a set of a single control whose edge says the
- *   control is narrower than the requirement (control subset requirement) gives at most partial, as its own
- *   source says it leaves part out; and when every mapped control is excluded the set gives nothing and the
- *   requirement is marked `excluded` rather than covered by an empty set. Joint credit does not travel
- *   further: longer paths follow the hop rule only.
+ *   justifies the result with credit `joint`. A set can give more than partial only when its edges claim
+ *   that together they contain the requirement (`canCover`). It cannot when:
+ *     - it is made only of `intersect` edges: under NIST IR 8477 an intersection is a partial overlap, and
+ *       partial overlaps do not add up to the whole, however many there are;
+ *     - it is made only of inferred edges: an analyst's inference is not a source's statement;
+ *     - it is a single control whose edge says the control is narrower than the requirement (control
+ *       subset requirement), as its own source says it leaves part out.
+ *   Such a set counts like a partial hop, half of what it would otherwise give: 0.5 (partial) with every
+ *   control implemented, 0.25 (still partial) when only some are implemented or all are in progress.
+ *   When every mapped control is excluded the set gives nothing and the requirement is marked `excluded`
+ *   rather than covered by an empty set. Joint credit does not travel further: longer paths follow the hop
+ *   rule only.
  * - A requirement's strength is the best over all its paths and its mapped set. `covered` needs strength 1
  *   (an implemented control reaching it through full-credit hops only, or all its mapped controls
  *   implemented); `partial` needs at least 0.25 (e.g. an implemented control through two intersect hops);
@@ -47,6 +57,7 @@ import {
   type AssessmentSource,
   type CoverageStatus,
   ISO_42001,
+  ISO_42001_CLAUSES,
   type RequirementStatus,
 } from '../../shared/vocabulary.js';
 import type { LibraryEdge, Relationship, RequirementRef } from './framework.types.js';
@@ -111,7 +122,10 @@ export interface Justification {
 
 /** A requirement's mapped base controls read as one set, and what they give (the joint rule above). */
 export interface JointCoverage {
-  /** The applicable mapped controls, in base-framework order: together they cover the requirement. */
+  /**
+   * The applicable mapped controls, in base-framework order (then its management-system clauses, such as
+   * `6.1.2` of `iso-42001-clauses`; `baseFamily` resolves an id to its framework).
+   */
   controls: string[];
   /** Those not implemented yet: what remains to reach joint coverage. */
   remaining: string[];
@@ -119,7 +133,10 @@ export interface JointCoverage {
   excluded: string[];
   /** True when the set rests on inferred edges (no source maps the requirement to a base control). */
   inferred: boolean;
-  /** False when the set is one control stated narrower than the requirement: it can give partial at most. */
+  /**
+   * False when the set can give partial at most: its edges are all `intersect`, or all inferred, or it is one
+   * control stated narrower than the requirement.
+   */
   canCover: boolean;
   /** What the set gives on its own; `excluded` when every mapped control is excluded. */
   status: CoverageStatus | 'excluded';
@@ -175,7 +192,7 @@ interface Neighbour {
   forward: boolean;
 }
 
-/** A requirement's mapped controls of one framework: each with its one-hop step to the requirement. */
+/** A requirement's mapped controls of one framework (or family): each with its one-hop step to it. */
 export interface MappedSet {
   members: readonly { origin: number; step: Step }[];
   inferred: boolean;
@@ -349,16 +366,18 @@ export class CrosswalkGraph {
   }
 
   /**
-   * For every requirement outside `frameworkId` joined to it by an edge, its mapped controls of that
-   * framework per the joint rule: the ones a source states, else the inferred ones (computed once).
+   * For every requirement outside `frameworkIds` (a framework, or a base family) joined to them by an edge,
+   * its mapped controls of those frameworks per the joint rule: the ones a source states, else the inferred
+   * ones (computed once).
    */
-  mappedSetsFrom(frameworkId: string): ReadonlyMap<number, MappedSet> {
-    const cached = this.mappedCache.get(frameworkId);
+  mappedSetsFrom(frameworkIds: readonly string[]): ReadonlyMap<number, MappedSet> {
+    const cacheKey = frameworkIds.join('\u0000');
+    const cached = this.mappedCache.get(cacheKey);
     if (cached) return cached;
     const found = new Map<number, { stated: Map<number, Neighbour>; inferred: Map<number, Neighbour> }>();
-    for (const origin of this.nodesOf(frameworkId)) {
+    for (const origin of frameworkIds.flatMap((frameworkId) => this.nodesOf(frameworkId))) {
       for (const neighbour of this.adjacency[origin]) {
-        if (this.refs[neighbour.node].frameworkId === frameworkId) continue;
+        if (frameworkIds.includes(this.refs[neighbour.node].frameworkId)) continue;
         let entry = found.get(neighbour.node);
         if (!entry) {
           entry = { stated: new Map(), inferred: new Map() };
@@ -373,13 +392,26 @@ export class CrosswalkGraph {
     for (const [node, { stated, inferred }] of found) {
       const chosen = stated.size > 0 ? stated : inferred;
       const members = [...chosen].map(([origin, { edge, forward }]) => ({ origin, step: { edge, forward } }));
-      const [only] = members;
-      // `subset` read from the control: its source says the control leaves part of the requirement out.
-      const narrower = members.length === 1 && this.relationshipAlong(only.step) === 'subset';
-      sets.set(node, { members, inferred: stated.size === 0, canCover: !narrower });
+      const onlyInferred = stated.size === 0;
+      sets.set(node, {
+        members,
+        inferred: onlyInferred,
+        canCover: !onlyInferred && this.claimsWhole(members),
+      });
     }
-    this.mappedCache.set(frameworkId, sets);
+    this.mappedCache.set(cacheKey, sets);
     return sets;
+  }
+
+  /**
+   * Whether a set's edges claim that together its controls contain the requirement: not when every edge is a
+   * partial overlap (`intersect`), nor when the set is one control its source states narrower (`subset`,
+   * read from the control: it leaves part of the requirement out).
+   */
+  private claimsWhole(members: MappedSet['members']): boolean {
+    const relationships = members.map((member) => this.relationshipAlong(member.step));
+    if (relationships.every((relationship) => relationship === 'intersect')) return false;
+    return !(relationships.length === 1 && relationships[0] === 'subset');
   }
 
   /** The relationship of a step's start to its end. */
@@ -396,6 +428,15 @@ export class CrosswalkGraph {
       (requirement) => this.indexByKey.get(requirementKey(frameworkId, requirement.id))!,
     );
   }
+}
+
+/** A base framework's management-system clauses, which join its controls in the mapped sets. */
+const MANAGEMENT_CLAUSES: Readonly<Record<string, string>> = { [ISO_42001]: ISO_42001_CLAUSES };
+
+/** The base framework and, where the library holds them, its management-system clauses. */
+export function baseFamily(library: FrameworkLibrary, baseFrameworkId: string): string[] {
+  const clauses = MANAGEMENT_CLAUSES[baseFrameworkId];
+  return clauses && library.framework(clauses) ? [baseFrameworkId, clauses] : [baseFrameworkId];
 }
 
 const graphCache = new WeakMap<FrameworkLibrary, Map<string, CrosswalkGraph>>();
@@ -437,9 +478,15 @@ const DEFAULT_STATE: OrgControlState = { status: 'not_started', applicable: true
 export function jointStrength(statuses: readonly ControlStatus[], canCover: boolean): number {
   if (statuses.length === 0) return 0;
   const implemented = statuses.filter((status) => status === 'implemented').length;
-  if (implemented === statuses.length) return canCover ? FULL_STRENGTH : JOINT_PARTIAL_STRENGTH;
   const allStarted = statuses.every((status) => status !== 'not_started');
-  return implemented > 0 || allStarted ? JOINT_PARTIAL_STRENGTH : 0;
+  const whole =
+    implemented === statuses.length
+      ? FULL_STRENGTH
+      : implemented > 0 || allStarted
+        ? JOINT_PARTIAL_STRENGTH
+        : 0;
+  // A set that cannot cover counts like a partial hop: half of what it would give.
+  return canCover ? whole : whole * PARTIAL_HOP_FACTOR;
 }
 
 /**
@@ -450,8 +497,7 @@ function applyMappedSet(
   graph: CrosswalkGraph,
   target: RequirementCoverage,
   set: MappedSet,
-  frameworkId: string,
-  stateOf: (controlId: string) => OrgControlState,
+  stateOf: (ref: RequirementRef) => OrgControlState,
   reportJoint: boolean,
 ): void {
   const joint: JointCoverage = {
@@ -463,6 +509,7 @@ function applyMappedSet(
     status: 'excluded',
   };
   const counted: {
+    frameworkId: string;
     controlId: string;
     state: OrgControlState;
     status: ControlStatus;
@@ -470,8 +517,8 @@ function applyMappedSet(
     origin: number;
   }[] = [];
   for (const { origin, step } of set.members) {
-    const controlId = graph.refs[origin].requirementId;
-    const state = stateOf(controlId);
+    const { frameworkId, requirementId: controlId } = graph.refs[origin];
+    const state = stateOf(graph.refs[origin]);
     if (!state.applicable) {
       joint.excluded.push(controlId);
       continue;
@@ -479,7 +526,7 @@ function applyMappedSet(
     const status = effectiveStatus(state);
     joint.controls.push(controlId);
     if (status !== 'implemented') joint.remaining.push(controlId);
-    counted.push({ controlId, state, status, step, origin });
+    counted.push({ frameworkId, controlId, state, status, step, origin });
   }
   if (reportJoint) target.joint = joint;
   if (counted.length === 0) return;
@@ -493,12 +540,12 @@ function applyMappedSet(
     if (member.status === 'not_started') continue;
     // A control keeps its own path when that gives more, or as much on its own (a full hop).
     const existing = target.justifications.findIndex(
-      (why) => why.frameworkId === frameworkId && why.controlId === member.controlId,
+      (why) => why.frameworkId === member.frameworkId && why.controlId === member.controlId,
     );
     const own = target.justifications[existing];
     if (own && (own.strength > strength || own.credit === 'full')) continue;
     const justification: Justification = {
-      frameworkId,
+      frameworkId: member.frameworkId,
       controlId: member.controlId,
       ...controlFacts(member.state),
       credit: 'joint',
@@ -577,17 +624,15 @@ export function propagateRecords(
       }
     }
   }
-  for (const frameworkId of sources) {
-    const stateOf = stateIn(frameworkId);
-    for (const [node, set] of graph.mappedSetsFrom(frameworkId)) {
-      applyMappedSet(
-        graph,
-        results[node],
-        set,
-        frameworkId,
-        (controlId) => stateOf(controlId) ?? DEFAULT_STATE,
-        frameworkId === baseFrameworkId,
-      );
+  // Mapped sets: the base family's as one set (clauses without a record count as not started), then each
+  // other framework's that holds records.
+  const family = baseFamily(library, baseFrameworkId);
+  const groups = [family, ...sources.filter((id) => !family.includes(id)).map((id) => [id])];
+  const memberState = (ref: RequirementRef) =>
+    records.get(ref.frameworkId)?.get(ref.requirementId) ?? DEFAULT_STATE;
+  for (const group of groups) {
+    for (const [node, set] of graph.mappedSetsFrom(group)) {
+      applyMappedSet(graph, results[node], set, memberState, group === family);
     }
   }
   for (const frameworkId of library.frameworks.map((framework) => framework.id)) {
@@ -631,9 +676,15 @@ export function propagateRecords(
  */
 export function fullyImplementedStrength(graph: CrosswalkGraph, frameworkId: string, node: number): number {
   const path = graph.inboundFrom(frameworkId).get(node)?.[0]?.reach.strength ?? 0;
-  const set = graph.mappedSetsFrom(frameworkId).get(node);
+  const set = graph.mappedSetsFrom([frameworkId]).get(node);
   if (!set) return path;
-  return Math.max(path, set.canCover ? FULL_STRENGTH : JOINT_PARTIAL_STRENGTH);
+  return Math.max(
+    path,
+    jointStrength(
+      set.members.map(() => 'implemented'),
+      set.canCover,
+    ),
+  );
 }
 
 export interface ReachingControl {
@@ -656,9 +707,14 @@ export function reachingControls(
   if (target === undefined) return [];
   const baseFrameworkId = options.baseFrameworkId ?? ISO_42001;
   const inbound = graph.inboundFrom(baseFrameworkId).get(target) ?? [];
-  const set = graph.mappedSetsFrom(baseFrameworkId).get(target);
-  // Alone, a mapped control covers a set of one (unless stated narrower) and starts a larger set: partial.
-  const alone = !set ? 0 : set.members.length === 1 && set.canCover ? FULL_STRENGTH : JOINT_PARTIAL_STRENGTH;
+  const set = graph.mappedSetsFrom(baseFamily(library, baseFrameworkId)).get(target);
+  // Alone, a mapped control gives what its set gives with it the only one implemented.
+  const alone = !set
+    ? 0
+    : jointStrength(
+        set.members.map((_, index) => (index === 0 ? 'implemented' : 'not_started')),
+        set.canCover,
+      );
   const controls = inbound.map(({ origin, reach }): ReachingControl => {
     const member = set?.members.find((candidate) => candidate.origin === origin);
     const joint = member !== undefined && alone >= reach.strength && reach.strength < FULL_STRENGTH;
