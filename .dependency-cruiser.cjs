@@ -19,6 +19,7 @@ const FEATURE_ORDER = [
   'scores',
   'compliance',
   'requirements',
+  'applicability',
   'risks',
   'impact-assessments',
   'documents',

@@ -11,6 +11,7 @@ import type { AppContext } from './context.js';
 import { agendaRoutes } from './features/agenda/agenda.routes.js';
 import { AiSystemDirectory } from './features/ai-systems/ai-systems.directory.js';
 import { aiSystemRoutes } from './features/ai-systems/ai-systems.routes.js';
+import { applicabilityRoutes } from './features/applicability/applicability.routes.js';
 import { attestationRoutes } from './features/attestations/attestations.routes.js';
 import { auditTrailRoutes, platformAuditTrailRoutes } from './features/audit-trail/audit-trail.routes.js';
 import { auditRoutes } from './features/audits/audits.routes.js';
@@ -239,6 +240,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           await org.register(auditTrailRoutes, { ctx });
           await org.register(controlRoutes, { ctx });
           await org.register(requirementRoutes, { ctx });
+          await org.register(applicabilityRoutes, { ctx });
           await org.register(evidenceRoutes, { ctx });
           await org.register(expiringEvidenceRoutes, { ctx });
           await org.register(complianceRoutes, { ctx });

@@ -58,6 +58,22 @@ export const ROLE_PERMISSIONS: Record<MemberRole, readonly Permission[]> = {
 export const ACTOR_TYPES = ['user', 'key', 'system'] as const;
 export type ActorType = (typeof ACTOR_TYPES)[number];
 
+/** The EU AI Act framework's id. */
+export const EU_AI_ACT = 'eu-ai-act';
+
+/** The roles an organization may hold under the EU AI Act (Art. 3), as its applicability profile names them. */
+export const EU_AI_ACT_ROLES = [
+  'provider',
+  'deployer',
+  'importer',
+  'distributor',
+  'authorisedRepresentative',
+] as const;
+export type EuAiActRole = (typeof EU_AI_ACT_ROLES)[number];
+
+/** The reviewer named on the exclusions an applicability profile writes, which mark them as the profile's. */
+export const PROFILE_REVIEWER = 'applicability profile';
+
 /** The EU AI Act's risk tiers and the lifecycle stages an AI system moves through. */
 export const RISK_LEVELS = ['minimal', 'limited', 'high', 'unacceptable'] as const;
 export type RiskLevel = (typeof RISK_LEVELS)[number];

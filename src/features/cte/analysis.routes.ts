@@ -1,7 +1,15 @@
 import type { FeatureRoutes } from '../../context.js';
 import { whenReady } from '../../platform/ready.js';
 import { errorResponses } from '../../shared/schemas.js';
-import { coverageOf, explainRequirement, frameworkCoverageOf, gapsOf } from './analysis.service.js';
+import { principalOf } from '../auth/auth.plugin.js';
+import { isPlatform } from '../auth/scopes.js';
+import {
+  analysisOf,
+  coverageOf,
+  explainRequirement,
+  frameworkCoverageOf,
+  gapsOf,
+} from './analysis.service.js';
 import {
   ConflictListSchema,
   ConflictQuery,
@@ -111,6 +119,18 @@ export const analysisRoutes: FeatureRoutes = async function analysisRoutes(app, 
         response: { 200: ConflictListSchema, ...errorResponses },
       },
     },
-    async (request) => listConflicts((await heldLibrary(ctx, ctx.db.em())).library, request.query),
+    async (request) => {
+      const { orgId, ...filter } = request.query;
+      const em = ctx.db.em();
+      if (orgId === undefined && isPlatform(principalOf(request))) {
+        return listConflicts((await heldLibrary(ctx, em)).library, filter);
+      }
+      const analysis = await analysisOf(em, await analysedOrg(ctx, request, orgId));
+      return listConflicts(
+        analysis.library,
+        filter,
+        (ref) => analysis.coverage.get(ref.frameworkId, ref.requirementId)?.applicable !== false,
+      );
+    },
   );
 };

@@ -264,6 +264,15 @@ export const RequirementCoverageSchema = Type.Object({
 const CONFLICT_KINDS = ['contradiction', 'tension', 'overlap'] as const;
 const SEVERITIES = ['high', 'medium', 'low'] as const;
 export const ConflictQuery = Type.Object({
+  orgId: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description:
+        'Leave out conflicts that touch a requirement this organization excluded as not applicable; a tenant key ' +
+        'implies its own organization, a platform key without it lists every conflict of the library',
+    }),
+  ),
   frameworkId: Type.Optional(FrameworkIdSchema),
   kind: Type.Optional(Enum(CONFLICT_KINDS, 'contradiction | tension | overlap')),
   severity: Type.Optional(Enum(SEVERITIES, 'high | medium | low')),

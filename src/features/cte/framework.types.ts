@@ -30,6 +30,13 @@ export interface Requirement {
   parameters?: RequirementParameter[];
   /** Roles a legal obligation applies to (e.g. `provider`, `deployer`, `controller`). */
   appliesTo?: string[];
+  /**
+   * Which AI systems or models a legal provision concerns, as the regulation's structure gives it: `high-risk`,
+   * `prohibited-practices`, `gpai`, `all-ai-systems`, `certain-ai-systems (emotion recognition, …)` and the like.
+   */
+  scope?: string;
+  /** Penalties, entry into force, transitional dates: provisions no organization meets, so never a gap. */
+  bindsNoOne?: true;
   /** Topic tags (e.g. `logging`, `transparency`, `data-governance`) used for search and conflict finding. */
   topics?: string[];
 }

@@ -2,7 +2,7 @@
 import type { Em } from '../../platform/db/database.js';
 import { badRequest, conflict } from '../../platform/errors.js';
 import { libraryConflicts } from './conflicts.js';
-import type { Framework } from './framework.types.js';
+import type { Framework, RequirementRef } from './framework.types.js';
 import { type SaveOutcome, saveStoredFramework } from './frameworks.store.js';
 import {
   BUILTIN_FRAMEWORK_IDS,
@@ -129,15 +129,23 @@ export interface ConflictFilter {
   severity?: string;
 }
 
-/** Curated and computed conflicts of the library, optionally only those touching one framework. */
-export function listConflicts(library: FrameworkLibrary, filter: ConflictFilter) {
+/**
+ * Curated and computed conflicts of the library, optionally only those touching one framework, and only
+ * those whose every requirement `applies` (an org's exclusions leave the conflicts they touch out).
+ */
+export function listConflicts(
+  library: FrameworkLibrary,
+  filter: ConflictFilter,
+  applies: (ref: RequirementRef) => boolean = () => true,
+) {
   if (filter.frameworkId) requireFramework(library, filter.frameworkId);
   const conflicts = libraryConflicts(library).filter(
     (conflict) =>
       (!filter.kind || conflict.kind === filter.kind) &&
       (!filter.severity || conflict.severity === filter.severity) &&
       (!filter.frameworkId ||
-        conflict.requirements.some((requirement) => requirement.frameworkId === filter.frameworkId)),
+        conflict.requirements.some((requirement) => requirement.frameworkId === filter.frameworkId)) &&
+      conflict.requirements.every(applies),
   );
   return { conflicts };
 }

@@ -3,15 +3,18 @@
  * recommendation (which ISO/IEC 42001 control to implement or finish, and which evidence closes it).
  * A requirement with mapped ISO controls (the joint rule of `graph.ts`) names every one of them still to
  * implement or finish; one whose mapped controls are all excluded has the status `excluded` and asks the
- * organization to confirm that it does not apply or to reconsider the exclusions.
+ * organization to confirm that it does not apply or to reconsider the exclusions. Provisions that bind no
+ * organization (penalties, entry into force, transitional dates: `bindsNoOne`) are never gaps.
  *
  * Priority is a points score, each part defensible on its own:
  * - obligation: 3 for a legally binding requirement; 2 for a voluntary one that a legal requirement of
  *   another framework is mapped to (it is the route to meeting that obligation); 1 for other voluntary
  *   requirements and for provisions that only set penalties or dates (context, not duties);
- * - risk: the highest risk level among the organization's AI systems, minimal 0, limited 1, high 2,
- *   unacceptable 3 (none recorded: 0). Prohibitions count only for an unacceptable-risk system, and
- *   general-purpose-AI model duties and context provisions not at all: they do not depend on that level;
+ * - risk: the highest risk level among the organization's AI systems that the requirement concerns
+ *   (`concernedRiskLevels`: a high-risk duty only high-risk systems, a transparency duty of Art. 50
+ *   limited- and high-risk ones, a prohibition unacceptable ones; standards every system), minimal 0,
+ *   limited 1, high 2, unacceptable 3 (none: 0). General-purpose-AI model duties and context provisions
+ *   take none: they do not depend on any system's level;
  * - dependence (edge fan-out): 2 when crosswalk edges join it to 2+ other frameworks or 5+ requirements,
  *   1 when joined to any, else 0;
  * - status: 1 when nothing is done (uncovered / not started), 0 when work exists (partial / in progress).
@@ -109,7 +112,31 @@ function isContext(requirement: Requirement): boolean {
   return onlyScope && !(requirement.parameters ?? []).some((parameter) => describeDuty(parameter));
 }
 
-/** Risk points a requirement takes from the organization's highest AI-system risk level. */
+/**
+ * The AI-system risk levels a provision concerns, from its scope in the regulation: high-risk duties concern
+ * high-risk systems, the transparency duties of Art. 50 limited- and high-risk ones, the prohibitions
+ * unacceptable ones, general-purpose-model duties no system; a requirement without a scope (standards,
+ * guidance, provisions for every AI system) concerns every system.
+ */
+export function concernedRiskLevels(requirement: Requirement): readonly RiskLevel[] | undefined {
+  const scope = requirement.scope ?? '';
+  if (scope.startsWith('high-risk')) return ['high'];
+  if (scope.startsWith('prohibited-practices')) return ['unacceptable'];
+  if (scope.startsWith('certain-ai-systems')) return ['limited', 'high'];
+  if (scope.startsWith('gpai')) return [];
+  return undefined;
+}
+
+/** The highest risk level among the org's systems that a requirement concerns. */
+export function concernedRiskLevel(
+  requirement: Requirement,
+  levels: readonly RiskLevel[] = [],
+): RiskLevel | null {
+  const concerned = concernedRiskLevels(requirement);
+  return highestRiskLevel(concerned ? levels.filter((level) => concerned.includes(level)) : levels);
+}
+
+/** Risk points a requirement takes from the highest risk level of the org's systems it concerns. */
 export function riskPoints(requirement: Requirement, level: RiskLevel | null): number {
   if (!level) return 0;
   const topics = requirement.topics ?? [];
@@ -348,12 +375,14 @@ export function computeGapDetails(
   const framework = library.framework(frameworkId);
   if (!framework) throw new UnknownFrameworkError(frameworkId);
   const graph = crosswalkGraph(library, coverage.options);
-  const riskLevel = highestRiskLevel(context.aiSystemRiskLevels);
   const details: (GapDetail & { order: number })[] = [];
   framework.requirements.forEach((requirement, order) => {
     const state = coverage.get(frameworkId, requirement.id);
     // An implemented control whose evidence has all expired is partial (graph.ts), so it is a gap too.
     if (!state?.applicable || state.status === 'covered') return;
+    // Penalties, entry into force and transitional dates are no duty to meet.
+    if (requirement.bindsNoOne) return;
+    const riskLevel = concernedRiskLevel(requirement, context.aiSystemRiskLevels);
     const node = graph.nodeOf(state)!;
     const linked = [...new Set(graph.neighbours(node).map((neighbour) => neighbour.node))].map(
       (n) => graph.refs[n],
