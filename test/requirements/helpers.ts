@@ -165,8 +165,10 @@ const hopFactor = (relationship: Relationship) =>
  * - paths: from each source, at most 3 hops, never entering a requirement of the source's framework; full
  *   hops (equal, superset read from the start) keep the strength, partial ones halve it;
  * - joint: a requirement joined by an edge to a source framework has a mapped set of that framework's
- *   requirements (stated edges if it has any to that framework, else inferred ones); the set gives 1 when
- *   all its members are sources (0.5 for a single member whose edge says it is a subset), 0.5 when some are;
+ *   requirements (ISO/IEC 42001 and its clauses count as one framework; stated edges if it has any to that
+ *   framework, else inferred ones); the set gives 1 when all its members are sources, 0.5 when some are,
+ *   and half of that when it cannot cover: its edges are all intersect, or all inferred, or it is a single
+ *   member whose edge says it is a subset;
  * - strength: the best of all; 1 → implemented, ≥ 0.25 → in progress, less → nothing.
  * Every path is enumerated (no pruning), so it shares nothing with the engine's search. Not covered:
  * sources in progress, exclusions, expired evidence.
@@ -186,31 +188,34 @@ export function inferenceFrom(sources: readonly Ref[]): Map<string, number> {
     }
   };
   for (const source of sources) walk(source.frameworkId, source, 1, 0);
-  const frameworks = new Set(sources.map((source) => source.frameworkId));
-  for (const frameworkId of frameworks) {
-    const implemented = new Set(
-      sources.filter((source) => source.frameworkId === frameworkId).map((source) => source.requirementId),
-    );
+  const familyOf = (frameworkId: string) =>
+    frameworkId === 'iso-42001' || frameworkId === 'iso-42001-clauses'
+      ? ['iso-42001', 'iso-42001-clauses']
+      : [frameworkId];
+  const families = new Map(
+    sources.map((source) => [familyOf(source.frameworkId).join(), familyOf(source.frameworkId)]),
+  );
+  for (const family of families.values()) {
+    const implemented = new Set(sources.filter((source) => family.includes(source.frameworkId)).map(keyOf));
     const targets = new Map<string, Ref>();
-    for (const id of implemented) {
-      for (const n of neighbours({ frameworkId, requirementId: id })) {
-        if (n.ref.frameworkId !== frameworkId) targets.set(keyOf(n.ref), n.ref);
+    for (const source of sources.filter((candidate) => family.includes(candidate.frameworkId))) {
+      for (const n of neighbours(source)) {
+        if (!family.includes(n.ref.frameworkId)) targets.set(keyOf(n.ref), n.ref);
       }
     }
     for (const target of targets.values()) {
-      const toFramework = neighbours(target).filter((n) => n.ref.frameworkId === frameworkId);
-      const stated = toFramework.filter((n) => !n.inferred);
-      const chosen = stated.length > 0 ? stated : toFramework;
-      const members = [...new Set(chosen.map((n) => n.ref.requirementId))];
-      const done = members.filter((id) => implemented.has(id));
+      const toFamily = neighbours(target).filter((n) => family.includes(n.ref.frameworkId));
+      const stated = toFamily.filter((n) => !n.inferred);
+      const chosen = stated.length > 0 ? stated : toFamily;
+      const members = [...new Set(chosen.map((n) => keyOf(n.ref)))];
+      const done = members.filter((key) => implemented.has(key));
       if (done.length === 0) continue;
-      if (done.length < members.length) {
-        raise(target, 0.5);
-        continue;
-      }
       // Read from the member to the target (the neighbour list reads from the target).
       const narrower = members.length === 1 && chosen.every((n) => INVERSE[n.relationship] === 'subset');
-      raise(target, narrower ? 0.5 : 1);
+      const onlyIntersect = chosen.every((n) => n.relationship === 'intersect');
+      const canCover = stated.length > 0 && !onlyIntersect && !narrower;
+      const whole = done.length < members.length ? 0.5 : 1;
+      raise(target, canCover ? whole : whole / 2);
     }
   }
   return result;
