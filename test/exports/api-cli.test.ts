@@ -27,7 +27,11 @@ describe('comply export against a running daemon', () => {
     env = { COMPLY_URL: daemon.url, COMPLY_API_KEY: ADMIN_KEY, COMPLY_ORG: 'acme' };
     dir = mkdtempSync(path.join(tmpdir(), 'comply-export-'));
     expect((await api('POST', '/orgs', { orgId: 'acme', name: 'Acme AI' })).status).toBe(201);
-    await api('PUT', '/orgs/acme/controls/A.2.2/status', { status: 'implemented', reviewer: 'alice' });
+    await api('PUT', '/orgs/acme/controls/A.2.2/status', {
+      status: 'implemented',
+      reviewer: 'alice',
+      note: 'Approved by the board',
+    });
     await api('PUT', '/orgs/acme/controls/A.10.4/applicability', {
       applicable: false,
       justification: 'No customers',
@@ -75,6 +79,11 @@ describe('comply export against a running daemon', () => {
         applicable: 'false',
         justification: 'No customers',
       });
+      const policy = records.find((r) => r.controlId === 'A.2.2');
+      expect(policy?.note).toBe('Approved by the board');
+      expect(policy?.evidenceReferences).toMatch(
+        /^AI policy \(document, files\.example\.com\/policy\.pdf, added \d{4}-\d\d-\d\d\)$/,
+      );
 
       const piped = await runComply(['export', 'soa', '--format', 'markdown'], env);
       expect(piped.code).toBe(0);

@@ -1,3 +1,5 @@
+import { Ajv } from 'ajv';
+import formats from 'ajv-formats';
 import { parse } from 'csv-parse/sync';
 import { unzipSync } from 'fflate';
 import { PDFParse } from 'pdf-parse';
@@ -15,7 +17,11 @@ import { SOA_CSV_COLUMNS } from '../../src/features/exports/soa/index.js';
 import { SOA_EVIDENCE_LIMIT } from '../../src/features/exports/soa/soa-export.js';
 import { toIso } from '../../src/platform/db/instant.js';
 import { createTestApp, dbKinds, type TestApp } from '../support/app.js';
+import { addMember, signIn } from '../support/people.js';
 import { type SeededOrg, seedExportOrg, TRICKS } from './api-org.factory.js';
+
+// ajv-formats is CommonJS; under NodeNext its default export is the module object.
+const addFormats = formats as unknown as typeof formats.default;
 
 const KINDS: Record<string, OscalDocumentKind> = {
   'catalog.json': 'catalog',
@@ -382,7 +388,126 @@ describe.each(dbKinds)('exports over HTTP on %s', (kind) => {
       expect(records[0].snapshotLabel).toBe('Audit 2026');
       expect(csv.headers['content-disposition']).toMatch(/filename="soa-acme-[\d-]+-Audit-2026\.csv"$/);
       const pdf = await pdfText((await get(`soa?format=pdf&snapshotId=${snapshot.snapshotId}`)).rawPayload);
-      expect(pdf).toContain('Snapshot: Audit 2026');
+      expect(pdf).toMatch(/Snapshot\s+Audit 2026/);
+      expect(pdf).toContain(`SHA-256 ${snapshot.contentHash}`);
+      expect(frozen.asOf).toBe(snapshot.createdAt);
+    });
+
+    it('carries the status note and marks evidence expired as of the export, as the gate does', async () => {
+      await t.createOrg('noted', 'Noted Ltd');
+      const base = '/api/v1/orgs/noted';
+      const note = 'Model cards reviewed by the AI board each quarter.';
+      const put = await t.request({
+        method: 'PUT',
+        url: `${base}/controls/A.6.2.4/status`,
+        body: { status: 'implemented', reviewer: 'alice@noted.example', note },
+      });
+      expect(put.statusCode, put.body).toBe(200);
+      for (const [title, expiresAt] of [
+        ['Validation report 2025', '2026-01-31T00:00:00.000Z'],
+        ['Validation report 2026', '2026-06-30T00:00:00.000Z'],
+      ]) {
+        const posted = await t.request({
+          method: 'POST',
+          url: `${base}/controls/A.6.2.4/evidence`,
+          body: { type: 'document', title, fileUrl: 'https://files.noted.example/validation.pdf', expiresAt },
+        });
+        expect(posted.statusCode, posted.body).toBe(201);
+      }
+      const soa = (await t.request({ method: 'GET', url: `${base}/export/soa` })).json();
+      const row = soa.controls.find((r: { controlId: string }) => r.controlId === 'A.6.2.4');
+      expect(row).toMatchObject({ status: 'implemented', note, evidenceExpired: true });
+      expect(
+        row.evidence.map((e: { expired: boolean; expiresAt: string }) => [e.expiresAt, e.expired]),
+      ).toEqual([
+        ['2026-06-30T00:00:00.000Z', true],
+        ['2026-01-31T00:00:00.000Z', true],
+      ]);
+      // The gate's view of the same record.
+      const record = (
+        await t.request({ method: 'GET', url: `${base}/frameworks/iso-42001/requirements/A.6.2.4` })
+      ).json();
+      expect(record.evidenceExpired).toBe(true);
+      const csv = await t.request({ method: 'GET', url: `${base}/export/soa?format=csv` });
+      const line = (parse(csv.body, { columns: true }) as Record<string, string>[]).find(
+        (r) => r.controlId === 'A.6.2.4',
+      );
+      expect(line).toMatchObject({ note, evidenceExpired: 'true' });
+      expect(line?.evidenceReferences).toMatch(
+        /^EXPIRED 2026-06-30: Validation report 2026 \(document, files\.noted\.example\/validation\.pdf, added \d{4}-\d\d-\d\d\); EXPIRED 2026-01-31: /,
+      );
+      const markdown = (await t.request({ method: 'GET', url: `${base}/export/soa?format=markdown` })).body;
+      expect(markdown).toContain(`| Implemented (all evidence expired) | ${note} |`);
+      const pkg: OscalPackage = (await t.request({ method: 'GET', url: `${base}/export/oscal` })).json();
+      expectValidPackage(pkg);
+      const statement = pkg['oscal-package'].documents['ssp.json']['system-security-plan'][
+        'control-implementation'
+      ]['implemented-requirements'].find((r) => r['control-id'] === 'a.6.2.4');
+      expect(statement?.['by-components'][0].description).toBe(note);
+    });
+
+    it('names who exported it; the person prepares it unless a key or an auditor exports it', async () => {
+      await addMember(t, 'acme', { email: 'olivia@acme.example', name: 'Olivia Owner', role: 'owner' });
+      await addMember(t, 'acme', {
+        email: 'axel@audit.example',
+        name: 'Axel Auditor',
+        role: 'auditor',
+        expiresAt: '2099-01-01T00:00:00.000Z',
+      });
+      const exportAs = async (cookie: string) => {
+        const response = await t.request({ method: 'GET', url: url('soa'), key: null, headers: { cookie } });
+        expect(response.statusCode, response.body).toBe(200);
+        return response.json();
+      };
+      const owner = await exportAs(await signIn(t, 'olivia@acme.example', 'correct horse battery'));
+      expect(owner.exportedBy).toEqual({
+        type: 'user',
+        name: 'Olivia Owner',
+        email: 'olivia@acme.example',
+        role: 'owner',
+      });
+      expect(owner.approval.preparedBy).toEqual({
+        name: 'Olivia Owner',
+        role: 'owner',
+        date: owner.generatedAt,
+      });
+      const auditor = await exportAs(await signIn(t, 'axel@audit.example', 'correct horse battery'));
+      expect(auditor.exportedBy).toMatchObject({ type: 'user', name: 'Axel Auditor', role: 'auditor' });
+      expect(auditor.approval.preparedBy).toEqual({ name: null, role: null, date: null });
+      const byKey = (await get('soa', await t.createKey('acme', ['export']))).json();
+      expect(byKey.exportedBy).toMatchObject({ type: 'key', email: null, role: null });
+      expect(byKey.approval.preparedBy).toEqual({ name: null, role: null, date: null });
+      const pdf = await pdfText(
+        (
+          await t.request({
+            method: 'GET',
+            url: url('soa?format=pdf'),
+            key: null,
+            headers: { cookie: await signIn(t, 'olivia@acme.example', 'correct horse battery') },
+          })
+        ).rawPayload,
+      );
+      expect(pdf).toMatch(/Prepared by\s+Olivia Owner\s+owner/);
+    });
+
+    it('documents the JSON statement in OpenAPI, and the statement it sends validates against it', async () => {
+      const { paths } = (await t.request({ method: 'GET', url: '/api/v1/openapi.json', key: null })).json();
+      const schema =
+        paths['/api/v1/orgs/{orgId}/export/soa'].get.responses['200'].content['application/json'].schema;
+      expect(Object.keys(schema.properties)).toEqual(
+        expect.arrayContaining(['asOf', 'exportedBy', 'approval', 'snapshot', 'controls']),
+      );
+      expect(Object.keys(schema.properties.controls.items.properties)).toEqual(
+        expect.arrayContaining(['note', 'evidenceExpired', 'evidence']),
+      );
+      expect(Object.keys(schema.properties.controls.items.properties.evidence.items.properties)).toEqual(
+        expect.arrayContaining(['expiresAt', 'expired', 'effectiveDate']),
+      );
+      const ajv = new Ajv({ strict: false, allErrors: true });
+      addFormats(ajv);
+      const validate = ajv.compile(schema);
+      const statement = (await get('soa')).json();
+      expect(validate(statement), JSON.stringify(validate.errors)).toBe(true);
     });
   });
 

@@ -30,6 +30,12 @@ function evidenceItem(controlId: string, index: number, k: number): ExportEviden
     fileUrl: type === 'attestation' ? null : `https://files.example.com/evidence/${index}/${k}.pdf`,
     contentHash: type === 'document' ? 'ab'.repeat(32) : null,
     createdAt: new Date(Date.UTC(2026, 9, 1) + (index * 1000 + k) * 60_000).toISOString(),
+    effectiveDate: null,
+    // Documents run for a year, attestations 90 days; links do not expire.
+    expiresAt:
+      type === 'link'
+        ? null
+        : new Date(Date.UTC(2026, 9, 1) + (type === 'document' ? 365 : 90) * 86_400_000).toISOString(),
   };
 }
 
@@ -51,6 +57,7 @@ export function exportData(options: ExportDataOptions = {}): OrgExportData {
       applicable,
       justification: applicable ? null : `Out of scope: control ${control.controlId} does not apply to us.`,
       reviewer: index % 2 === 0 ? 'alice@acme.example' : null,
+      note: index % 4 === 0 ? `Reviewed in the quarterly AIMS meeting (${control.controlId}).` : null,
       updatedAt: new Date(Date.UTC(2026, 10, 1) + index * 3_600_000).toISOString(),
       evidenceCount: evidence.length,
       evidence,

@@ -283,6 +283,8 @@ describe.each(dbKinds)('OSCAL packages of every framework on %s', (kind) => {
       const [role] = statement['responsible-roles'] ?? [];
       const party = sspOf(pkg).metadata.parties?.find((p) => p.uuid === role?.['party-uuids']?.[0]);
       expect(party?.name).toBe('alice@fw.example');
+      // The implementation statement is the note recorded with the status.
+      expect(statement['by-components'][0].description).toBe('Log retention being set up');
     });
 
     it('shows an inferred status as inferred, with what the crosswalk infers it from', () => {
@@ -302,6 +304,11 @@ describe.each(dbKinds)('OSCAL packages of every framework on %s', (kind) => {
           entry.applicable ? states[entry.status] : 'not-applicable',
         );
         expect(statement.remarks).toMatch(/inferred through the crosswalk from .*iso-42001 A\.\d/);
+        if (entry.applicable) {
+          expect(statement['by-components'][0].description).toMatch(
+            /^Not recorded by the organization: the crosswalk infers this requirement as (implemented|in progress|not started)/,
+          );
+        }
       }
       const art12 = statementOf(pkg, 'Art. 12');
       expect(prop(art12.props, 'status-source')).toBe('inferred');
@@ -310,6 +317,10 @@ describe.each(dbKinds)('OSCAL packages of every framework on %s', (kind) => {
       const none = entries.find((entry) => entry.assessment === 'none');
       expect(none).toBeDefined();
       expect(prop(statementOf(pkg, none?.requirementId ?? '').props, 'status-source')).toBe('none');
+      const unassessed = entries.find((entry) => entry.assessment === 'none' && entry.applicable);
+      expect(statementOf(pkg, unassessed?.requirementId ?? '')['by-components'][0].description).toBe(
+        'Not assessed: the organization has recorded no status for this requirement and the crosswalk infers none.',
+      );
       // Every statement says where its status comes from, as the requirements API does.
       for (const entry of entries) {
         expect(prop(statementOf(pkg, entry.requirementId).props, 'status-source'), entry.requirementId).toBe(
@@ -323,6 +334,9 @@ describe.each(dbKinds)('OSCAL packages of every framework on %s', (kind) => {
       const status = statement['by-components'][0]['implementation-status'];
       expect(status.state).toBe('not-applicable');
       expect(status.remarks).toBe('We run no \\*prohibited\\* AI practice.');
+      expect(statement['by-components'][0].description).toBe(
+        'Excluded from the scope of the AI management system. Justification: We run no \\*prohibited\\* AI practice.',
+      );
       expect(prop(statement.props, 'applicable')).toBe('false');
       // Only the applicability was recorded: the status's source is what the requirements API says.
       const entry = entries.find((e) => e.requirementId === 'Art. 5(1)');

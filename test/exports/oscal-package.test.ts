@@ -246,6 +246,39 @@ describe('buildOscalPackage', () => {
     expect(seen.size).toBe(6);
   });
 
+  it('states each implementation with the note recorded with its status, else a sentence of status and justification', () => {
+    const noted = exportData();
+    noted.controls[0].note = '*Owned* by the CISO | see [minutes](x)';
+    noted.controls[14].evidenceExpired = true;
+    const plan = buildOscalPackage(noted);
+    expectValid(plan);
+    const statements = new Map(
+      sspOf(plan)['control-implementation']['implemented-requirements'].map((r) => [
+        r['control-id'],
+        r['by-components'][0].description,
+      ]),
+    );
+    const statement = (index: number) => statements.get(noted.controls[index].controlId.toLowerCase());
+    // Index 0: a note of its own, escaped as Markdown.
+    expect(statement(0)).toBe('\\*Owned\\* by the CISO \\| see \\[minutes\\](x)');
+    // Index 8: the factory's note.
+    expect(statement(8)).toBe(noted.controls[8].note);
+    // Index 1: in progress, no reviewer, no note; index 2: implemented and reviewed; index 3: excluded.
+    expect(statement(1)).toBe(
+      'The organization records this control as in progress: its implementation has started and is not complete.',
+    );
+    expect(statement(2)).toBe(
+      'The organization records this control as implemented. Last recorded by alice@acme.example on 2026-11-01.',
+    );
+    expect(statement(3)).toBe(
+      `Excluded from the scope of the AI management system. Justification: Out of scope: control ${noted.controls[3].controlId} does not apply to us.`,
+    );
+    expect(statement(14)).toMatch(
+      /^The organization records this control as implemented\. .*All of its evidence has expired\.$/,
+    );
+    expect([...statements.values()]).not.toContain('Implemented.');
+  });
+
   it('lists the organization and each AI system as components, and evidence as back-matter resources', () => {
     const ssp = sspOf(pkg);
     const components = ssp['system-implementation'].components;

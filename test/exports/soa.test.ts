@@ -46,6 +46,8 @@ function trickyData(): OrgExportData {
       description: null,
       fileUrl: 'https://files.example.com/a|b c',
       createdAt: '2026-11-01T00:00:00.000Z',
+      effectiveDate: null,
+      expiresAt: null,
     },
   ];
   fourth.evidenceCount = 12;
@@ -64,11 +66,14 @@ describe('renderSoa', () => {
         description: null,
         fileUrl: 'https://alice:s3cret@files.example/p.pdf',
         createdAt: '2026-11-01T00:00:00.000Z',
+        effectiveDate: null,
+        expiresAt: null,
       },
     ];
     for (const format of ['json', 'csv', 'markdown', 'pdf'] as const) {
       const { body } = await renderSoa(data, format);
-      const text = format === 'pdf' ? (await pdfText(body)).text : String(body);
+      // A table cell may wrap the location; the PDF's text is compared without line breaks.
+      const text = format === 'pdf' ? (await pdfText(body)).text.replace(/\s+/g, '') : String(body);
       expect(text, format).toContain('files.example/p.pdf');
       expect(text, format).not.toMatch(/s3cret|alice:|alice@files/);
     }
@@ -104,6 +109,7 @@ describe('SoA as JSON', () => {
       framework: 'ISO/IEC 42001:2023 Annex A',
       orgId: 'acme',
       orgName: data.org.name,
+      asOf: data.snapshot?.createdAt,
       generatedAt: data.generatedAt,
       score: data.score,
       counts: data.counts,
@@ -126,13 +132,22 @@ describe('SoA as JSON', () => {
       justificationSource: 'officer',
       risks: null,
       status: source.status,
-      evidence: source.evidence.map(({ evidenceId, type, title, fileUrl }) => ({
-        evidenceId,
-        type,
-        title,
-        fileUrl,
-      })),
+      note: source.note,
+      evidence: source.evidence.map(
+        ({ evidenceId, type, title, description, fileUrl, createdAt, effectiveDate, expiresAt }) => ({
+          evidenceId,
+          type,
+          title,
+          description,
+          fileUrl,
+          createdAt,
+          effectiveDate,
+          expiresAt,
+          expired: false,
+        }),
+      ),
       evidenceCount: source.evidenceCount,
+      evidenceExpired: false,
       reviewer: source.reviewer,
       updatedAt: source.updatedAt,
     });
@@ -153,7 +168,7 @@ describe('SoA as CSV', () => {
     expect(second.justification).toBe('\'+1, "quoted", and\r\na second line');
     expect(third.title).toBe('Pipes | and \\ backslashes');
     expect(fourth.evidenceReferences).toBe(
-      'Report *draft* | v2 [ev-x] https://files.example.com/a|b c; and 11 more',
+      'Report *draft* | v2 (link, files.example.com/a|b c, added 2026-11-01); and 11 more',
     );
     expect(fourth.evidenceCount).toBe('12');
     expect(first).toMatchObject({
@@ -193,7 +208,7 @@ describe('SoA as CSV', () => {
 });
 
 describe('SoA as Markdown', () => {
-  it('has the header and a table whose rows keep ten columns whatever the text', async () => {
+  it('has the header and a table whose rows keep eleven columns whatever the text', async () => {
     const data = trickyData();
     const document = await renderSoa(data, 'markdown');
     const body = document.body as string;
@@ -204,8 +219,8 @@ describe('SoA as Markdown', () => {
     const rows = body.split('\n').filter((line) => line.startsWith('| A.'));
     expect(rows).toHaveLength(CONTROL_COUNT);
     for (const row of rows) {
-      // Unescaped pipes delimit cells: eleven of them make ten columns.
-      expect(row.replace(/\\\\/g, '').match(/(?<!\\)\|/g)).toHaveLength(11);
+      // Unescaped pipes delimit cells: twelve of them make eleven columns.
+      expect(row.replace(/\\\\/g, '').match(/(?<!\\)\|/g)).toHaveLength(12);
       expect(row).not.toMatch(/[\r\n]/);
     }
   });
@@ -219,7 +234,7 @@ describe('SoA as Markdown', () => {
       '\\# not a heading<br>\\- not a list<br>1\\. not ordered<br>\\<script\\>alert(1)\\</script\\> \\[x\\](javascript:y)',
     );
     expect(rows[3]).toContain(
-      'Report \\*draft\\* \\| v2 \\[ev-x\\] <https://files.example.com/a%7Cb%20c><br>and 11 more',
+      'Report \\*draft\\* \\| v2 (link, [files.example.com/a\\|b c](<https://files.example.com/a%7Cb%20c>), added 2026-11-01)<br>and 11 more',
     );
   });
 
@@ -250,7 +265,7 @@ describe('SoA as PDF', () => {
     expect(text).toContain('Statement of Applicability');
     expect(text).toContain(data.org.name);
     expect(text).toContain(`${data.score?.toFixed(1)} %`);
-    expect(text).toContain('Snapshot: Audit 2026 (snap-1)');
+    expect(text).toMatch(/Snapshot\s+Audit 2026 \(snap-1\)/);
     expect(text).toContain('Score history');
     expect(text).toContain(`Page 1 of ${pages}`);
     for (const control of data.controls) expect(text).toContain(control.controlId);
@@ -279,7 +294,10 @@ describe('SoA as PDF', () => {
     data.controls[1].justification = 'Long reason. '.repeat(400);
     const { text } = await pdfText((await renderSoa(data, 'pdf')).body);
     expect(text).toContain('Zürich Ωmega 東京 AI');
-    expect(text).toContain('and 492 more');
+    // As many of the 500 items as the cell holds are listed; the count says how many are not.
+    const listed = text.match(/• [a-z]+ \d+ for A\.2\.2/g)?.length ?? 0;
+    expect(listed).toBeGreaterThan(0);
+    expect(text).toContain(`and ${500 - listed} more`);
     expect(text).toContain('No score history recorded.');
     expect(text).toContain('n/a (no applicable control)');
   });
@@ -293,8 +311,10 @@ describe('SoA as PDF', () => {
     data.controls[1].evidence[0].title = 'מדיניות 情報セキュリティ方針 📄';
     const body = (await renderSoa(data, 'pdf')).body as Buffer;
     const { text } = await pdfText(body);
+    // A narrow cell may wrap a word without spaces (Chinese, Japanese) across lines.
+    const unwrapped = text.replace(/\s+/g, '');
     for (const word of ['東京', '🚀', 'AI', '本组织不处理个人数据', '✅', '情報セキュリティ方針', '📄']) {
-      expect(text).toContain(word);
+      expect(unwrapped).toContain(word);
     }
     // Hebrew is drawn right to left; the extracted text may come out in either order.
     for (const word of ['שלום', 'רלוונטי', 'מדיניות']) {
@@ -336,5 +356,308 @@ describe('SoA as PDF', () => {
     expect(faces('a\tb\nc\u200bd\u0007')).toEqual([[0, 'a b\ncd']]);
     // No face has Korean: a character none covers becomes `?`.
     expect(faces('x 한')).toEqual([[0, 'x ?']]);
+  });
+});
+
+/** The Markdown table row of a control. */
+const markdownRow = (markdown: string, controlId: string) =>
+  markdown.split('\n').find((line) => line.startsWith(`| ${controlId} |`)) ?? '';
+
+/** The CSV records, by control id. */
+function csvRecords(body: string | Buffer): Map<string, Record<string, string>> {
+  const records = parse(String(body), { columns: true }) as Record<string, string>[];
+  return new Map(records.map((record) => [record.controlId, record]));
+}
+
+/** Every format of the statement, the PDF as its extracted text. */
+async function allFormats(data: OrgExportData) {
+  const json = JSON.parse((await renderSoa(data, 'json')).body as string);
+  const csv = csvRecords((await renderSoa(data, 'csv')).body);
+  const markdown = (await renderSoa(data, 'markdown')).body as string;
+  const pdf = (await pdfText((await renderSoa(data, 'pdf')).body)).text;
+  return { json, csv, markdown, pdf };
+}
+
+/** Text without white space, to find what a table cell may have wrapped. */
+const squash = (text: string) => text.replace(/\s+/g, '');
+
+const UUID_PATTERN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
+describe('evidence expiry in the statement', () => {
+  /** A.2.3 (index 1, applicable, in progress) gets three items: expired, expiring exactly at as-of, current. */
+  function expiryData(options: { snapshot?: boolean } = {}): OrgExportData {
+    const data = exportData({ evidenceFor: () => 0, snapshot: options.snapshot });
+    const control = data.controls[1];
+    const item = (id: string, title: string, expiresAt: string | null) => ({
+      evidenceId: id,
+      controlId: control.controlId,
+      type: 'document' as const,
+      title,
+      description: null,
+      fileUrl: `https://files.example.com/policies/${id}.pdf`,
+      createdAt: '2026-05-01T08:00:00.000Z',
+      effectiveDate: null,
+      expiresAt,
+    });
+    control.evidence = [
+      item('old', 'Old model card', '2026-11-01T00:00:00.000Z'),
+      item('edge', 'Edge review', data.generatedAt),
+      item('new', 'Current model card', '2027-05-01T00:00:00.000Z'),
+      { ...item('forever', 'Board minutes', null), effectiveDate: '2026-04-15T00:00:00.000Z' },
+    ];
+    control.evidenceCount = 4;
+    return data;
+  }
+
+  it('shows each item’s expiry and marks the expired ones as of the as-of time, in every format', async () => {
+    const data = expiryData();
+    const { json, csv, markdown, pdf } = await allFormats(data);
+    expect(json.asOf).toBe(data.generatedAt);
+    const row = json.controls[1];
+    expect(
+      row.evidence.map((e: { evidenceId: string; expiresAt: string | null; expired: boolean }) => [
+        e.evidenceId,
+        e.expiresAt,
+        e.expired,
+      ]),
+    ).toEqual([
+      ['old', '2026-11-01T00:00:00.000Z', true],
+      // Expired from the instant its expiry is reached, as the gate and coverage count it.
+      ['edge', data.generatedAt, true],
+      ['new', '2027-05-01T00:00:00.000Z', false],
+      ['forever', null, false],
+    ]);
+    const expected = [
+      'EXPIRED 2026-11-01: Old model card (document, files.example.com/policies/old.pdf, added 2026-05-01)',
+      'EXPIRED 2026-11-22: Edge review (document, files.example.com/policies/edge.pdf, added 2026-05-01)',
+      'Current model card (document, files.example.com/policies/new.pdf, added 2026-05-01, expires 2027-05-01)',
+      'Board minutes (document, files.example.com/policies/forever.pdf, effective 2026-04-15)',
+    ];
+    expect(csv.get('A.2.3')?.evidenceReferences).toBe(expected.join('; '));
+    const markdownCell = markdownRow(markdown, 'A.2.3');
+    expect(markdownCell).toContain('**EXPIRED 2026-11-01:** Old model card (document, [files.example.com');
+    expect(markdownCell).toContain('**EXPIRED 2026-11-22:** Edge review');
+    expect(markdownCell).toContain('Current model card (document, [files.example.com/policies/new.pdf]');
+    expect(markdownCell).toContain('added 2026-05-01, expires 2027-05-01)');
+    expect(markdownCell).not.toMatch(/(?<!\*\*EXPIRED 2026-11-\d\d:\*\* )(Old model card|Edge review)/);
+    // Cells wrap lines anywhere a break is allowed: compared without white space.
+    for (const line of expected) expect(squash(pdf)).toContain(squash(`• ${line}`));
+  });
+
+  it('judges expiry at the snapshot’s time for a snapshot, not when the statement is generated', async () => {
+    const data = expiryData({ snapshot: true });
+    // Taken on 21 November: the item expiring on the 22nd was current then.
+    const { json, csv } = await allFormats(data);
+    expect(json.asOf).toBe('2026-11-21T17:30:00.000Z');
+    expect(json.controls[1].evidence.map((e: { expired: boolean }) => e.expired)).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ]);
+    expect(csv.get('A.2.3')?.evidenceReferences).toContain(
+      '; Edge review (document, files.example.com/policies/edge.pdf, added 2026-05-01, expires 2026-11-22);',
+    );
+    expect(csv.get('A.2.3')?.asOf).toBe('2026-11-21T17:30:00.000Z');
+  });
+
+  it('says so when all of an implemented control’s evidence has expired; an excluded control stays Excluded', async () => {
+    const data = exportData();
+    const implemented = data.controls.find((c) => c.applicable && c.status === 'implemented');
+    const excluded = data.controls.find((c) => !c.applicable && c.status === 'implemented');
+    if (!implemented || !excluded) throw new Error('the factory has both');
+    implemented.evidenceExpired = true;
+    excluded.evidenceExpired = true;
+    excluded.note = 'Kept running although excluded.';
+    const { json, csv, markdown, pdf } = await allFormats(data);
+    const jsonRow = (id: string) => json.controls.find((c: { controlId: string }) => c.controlId === id);
+    expect(jsonRow(implemented.controlId).evidenceExpired).toBe(true);
+    expect(csv.get(implemented.controlId)?.evidenceExpired).toBe('true');
+    expect(markdownRow(markdown, implemented.controlId)).toContain('| Implemented (all evidence expired) |');
+    expect(markdownRow(markdown, excluded.controlId)).toContain(
+      '| Excluded | Kept running although excluded. |',
+    );
+    expect(pdf.match(/all evidence\s+expired/g)).toHaveLength(1);
+    expect(pdf.match(/Excluded/g)?.length).toBe(data.controls.filter((c) => !c.applicable).length);
+  });
+});
+
+describe('the note recorded with a status', () => {
+  it('is carried in every format, excluded controls included', async () => {
+    const data = exportData();
+    const [first] = data.controls;
+    first.note = 'Approved by the AI board on 3 March; see minutes | item 4.';
+    const excluded = data.controls.find((c) => !c.applicable);
+    if (!excluded) throw new Error('the factory excludes some controls');
+    excluded.note = '=Not relevant while we run no model in-house.';
+    const { json, csv, markdown, pdf } = await allFormats(data);
+    expect(json.controls[0].note).toBe(first.note);
+    expect(json.controls[1].note).toBeNull();
+    expect(csv.get(first.controlId)?.note).toBe(first.note);
+    expect(csv.get(excluded.controlId)?.note).toBe(`'${excluded.note}`);
+    expect(csv.get(data.controls[1].controlId)?.note).toBe('');
+    const header = markdown.split('\n').find((line) => line.startsWith('| Control |'));
+    expect(header).toBe(
+      '| Control | Domain | Title | Applicable | Justification | Risks | Status | Note | Evidence | Reviewer | Last update |',
+    );
+    expect(markdownRow(markdown, first.controlId)).toContain(
+      '| Approved by the AI board on 3 March; see minutes \\| item 4. |',
+    );
+    expect(markdownRow(markdown, excluded.controlId)).toContain(
+      '| Excluded | \\=Not relevant while we run no model in-house. |',
+    );
+    expect(pdf).toMatch(/Status\s+Note\s+Evidence/);
+    expect(squash(pdf)).toContain(squash('Approved by the AI board on 3 March; see minutes | item 4.'));
+  });
+
+  it('is empty in a snapshot, which does not freeze it, and a note says so', async () => {
+    const data = exportData({ snapshot: true });
+    for (const control of data.controls) control.note = null;
+    const { json, markdown } = await allFormats(data);
+    expect(json.notes).toContain(
+      'Notes recorded with statuses are not part of this statement: a snapshot freezes the statuses, not their notes.',
+    );
+    expect(markdown).toContain('- **Note:** Notes recorded with statuses are not part of this statement');
+  });
+});
+
+describe('the title page and the approval block', () => {
+  it('names the org, the as-of time, the snapshot with its hash, the framework and who prepared it', async () => {
+    const data = exportData({ snapshot: true });
+    data.exportedBy = { type: 'user', name: 'Alice Martin', email: 'alice@acme.example', role: 'owner' };
+    const { json, markdown, pdf } = await allFormats(data);
+    expect(json).toMatchObject({
+      orgId: 'acme',
+      orgName: 'Acme AI Ltd.',
+      asOf: '2026-11-21T17:30:00.000Z',
+      framework: 'ISO/IEC 42001:2023 Annex A',
+      snapshot: { label: 'Audit 2026', contentHash: 'cd'.repeat(32) },
+      exportedBy: data.exportedBy,
+      approval: {
+        preparedBy: { name: 'Alice Martin', role: 'owner', date: data.generatedAt },
+        reviewedBy: { name: null, role: null, date: null },
+        approvedBy: { name: null, role: null, date: null },
+      },
+    });
+    expect(markdown).toContain('- **As of:** 2026-11-21T17:30:00.000Z (the snapshot)');
+    expect(markdown).toContain(`content hash ${'cd'.repeat(32)}`);
+    expect(markdown).toContain('- **Exported by:** Alice Martin \\<alice@acme.example\\> (owner)');
+    expect(markdown).toContain(
+      [
+        '## Approval',
+        '',
+        '|  | Name | Role | Date | Signature |',
+        '| --- | --- | --- | --- | --- |',
+        '| Prepared by | Alice Martin | owner | 2026-11-22 |  |',
+        '| Reviewed by |  |  |  |  |',
+        '| Approved by |  |  |  |  |',
+      ].join('\n'),
+    );
+    // The title page is the first page: everything an auditor checks before the table.
+    const titlePage = pdf.split(/-- 1 of \d+ --/)[0];
+    for (const expected of [
+      'Statement of Applicability',
+      'ISO/IEC 42001:2023 Annex A',
+      'Acme AI Ltd.',
+      'Organization id: acme',
+      '2026-11-21 17:30 UTC (when the snapshot was taken)',
+      'Audit 2026 (snap-1)',
+      `SHA-256 ${'cd'.repeat(32)}`,
+      'Alice Martin <alice@acme.example>, owner',
+      'Approval',
+      'Prepared by',
+      'Reviewed by',
+      'Approved by',
+      'Signature',
+    ]) {
+      expect(titlePage, expected).toContain(expected);
+    }
+    expect(titlePage).toMatch(/Prepared by\s+Alice Martin\s+owner\s+2026-11-22/);
+    expect(titlePage).not.toContain('Control Domain Title');
+  });
+
+  it('leaves the approval blank when a key or an auditor exports it', async () => {
+    const blank = { name: null, role: null, date: null };
+    for (const exportedBy of [
+      { type: 'key' as const, name: 'ci', email: null, role: null },
+      { type: 'user' as const, name: 'Eve Auditor', email: 'eve@audit.example', role: 'auditor' },
+      undefined,
+    ]) {
+      const data = exportData();
+      data.exportedBy = exportedBy;
+      const { json, markdown } = await allFormats(data);
+      expect(json.approval, exportedBy?.name).toEqual({
+        preparedBy: blank,
+        reviewedBy: blank,
+        approvedBy: blank,
+      });
+      expect(json.exportedBy).toEqual(exportedBy ?? null);
+      expect(markdown).toContain('| Prepared by |  |  |  |  |');
+    }
+  });
+});
+
+describe('evidence cells', () => {
+  it('read as title, type, location and dates, never as a bare id', async () => {
+    const data = exportData({ evidenceFor: () => 0 });
+    const control = data.controls[0];
+    const attestationId = '0f8c6b7e-1d2a-4c3b-9a8f-123456789abc';
+    control.evidence = [
+      {
+        evidenceId: 'c56a4180-65aa-42ec-a945-5fd21dec0538',
+        controlId: control.controlId,
+        type: 'attestation',
+        title: `L2 attestation ${attestationId}`,
+        description: 'Epoch 2026-11-20, AI system 7d444840-9dc0-11d1-b245-5ffdce74fad2',
+        fileUrl: null,
+        createdAt: '2026-11-20T09:00:00.000Z',
+        effectiveDate: '2026-11-20T08:59:00.000Z',
+        expiresAt: '2027-02-18T08:59:00.000Z',
+      },
+      {
+        evidenceId: '9b2f3c1e-0000-4000-8000-000000000001',
+        controlId: control.controlId,
+        type: 'document',
+        title: 'Data protection impact assessment',
+        description: null,
+        fileUrl: 'https://docs.example.com/dpia/2026.pdf?token=secret#page=2',
+        createdAt: '2026-10-02T09:00:00.000Z',
+        effectiveDate: null,
+        expiresAt: null,
+      },
+      {
+        evidenceId: '9b2f3c1e-0000-4000-8000-000000000002',
+        controlId: control.controlId,
+        type: 'document',
+        title: 'Model card',
+        description: null,
+        fileUrl: 's3://evidence-bucket/9b2f3c1e-0000-4000-8000-000000000002/model-card.pdf',
+        createdAt: '2026-10-03T09:00:00.000Z',
+        effectiveDate: null,
+        expiresAt: null,
+      },
+    ];
+    control.evidenceCount = 3;
+    const { json, csv, markdown, pdf } = await allFormats(data);
+    // The ids stay members of the JSON statement.
+    expect(json.controls[0].evidence.map((e: { evidenceId: string }) => e.evidenceId)).toEqual(
+      control.evidence.map((e) => e.evidenceId),
+    );
+    const cell = csv.get(control.controlId)?.evidenceReferences ?? '';
+    expect(cell).toBe(
+      [
+        'L2 attestation 0f8c6b7e… (attestation, effective 2026-11-20, expires 2027-02-18)',
+        'Data protection impact assessment (document, docs.example.com/dpia/2026.pdf, added 2026-10-02)',
+        'Model card (document, model-card.pdf, added 2026-10-03)',
+      ].join('; '),
+    );
+    const markdownCell = markdownRow(markdown, control.controlId).split(' | ')[8];
+    expect(markdownCell).toContain(
+      '[docs.example.com/dpia/2026.pdf](<https://docs.example.com/dpia/2026.pdf?token=secret#page=2>)',
+    );
+    expect(markdownCell.replace(/\(<https:[^>]+>\)/g, '')).not.toMatch(UUID_PATTERN);
+    expect(cell).not.toMatch(UUID_PATTERN);
+    expect(pdf).not.toMatch(UUID_PATTERN);
+    expect(squash(pdf)).toContain(squash('• Model card (document, model-card.pdf, added 2026-10-03)'));
   });
 });

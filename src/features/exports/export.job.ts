@@ -5,6 +5,7 @@ import type { JobDefinition } from '../../platform/jobs/jobs.js';
 import { exposedGc, releaseFreedMemory } from '../../platform/memory.js';
 import { ISO_42001 } from '../../shared/vocabulary.js';
 import { loadExportData, loadSnapshotExportData, refuseSnapshotOfOtherFramework } from './export.service.js';
+import type { ExportRequester } from './export.types.js';
 import { type ExportArtifact, yieldToLoop } from './export-artifact.js';
 import { storeExportResult, takeExportResult } from './export-results.store.js';
 import { OscalValidationError } from './oscal/index.js';
@@ -22,7 +23,14 @@ export type ExportRequest =
       /** ISO/IEC 42001 only. */
       snapshotId?: string;
     }
-  | { kind: 'soa'; orgId: string; format: SoaFormat; snapshotId?: string };
+  | {
+      kind: 'soa';
+      orgId: string;
+      format: SoaFormat;
+      snapshotId?: string;
+      /** Who asked for it: the statement's title page names them. */
+      exportedBy?: ExportRequester;
+    };
 
 export interface ExportJobPayload {
   request: ExportRequest;
@@ -114,7 +122,10 @@ export async function produceExport(
     ? await loadSnapshotExportData(em, request.orgId, request.snapshotId, options)
     : await loadExportData(em, request.orgId, options);
   await yieldToLoop();
-  return produceSoaExport(data, request.format);
+  return produceSoaExport(
+    request.exportedBy ? { ...data, exportedBy: request.exportedBy } : data,
+    request.format,
+  );
 }
 
 /** Failures that a retry cannot fix become a result, so that the queue does not retry them. */

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FeatureRoutes } from '../../context.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
 import { ISO_42001 } from '../../shared/vocabulary.js';
+import { principalOf } from '../auth/auth.plugin.js';
 import { sendRecordReport } from '../cte/report-cache.js';
 import { collectAfterExport, runExport } from './export.job.js';
 import {
@@ -10,10 +11,12 @@ import {
   OscalExportQuery,
   SoaChecksSchema,
   SoaExportQuery,
+  SoaStatementSchema,
 } from './export.schemas.js';
 import {
   loadSoaChecks,
   refuseSnapshotOfOtherFramework,
+  requesterOf,
   requireExportFramework,
   requireSnapshot,
 } from './export.service.js';
@@ -129,8 +132,10 @@ export const exportRoutes: FeatureRoutes = async function exportRoutes(app, { ct
         summary: 'The ISO/IEC 42001 Statement of Applicability',
         description:
           'Every Annex A control with domain, title, applicability, justification, the risks whose treatment ' +
-          'lists it, status, evidence references (the newest 50; the rest are counted), reviewer and last ' +
-          'update, under a header with the org, date and score, and the checks of `/soa/checks` (JSON, ' +
+          'lists it, status, the note recorded with it, evidence references (the newest 50; the rest are ' +
+          'counted; each with its dates and expiry, expired ones marked as of `asOf`), reviewer and last ' +
+          'update, under a header with the org, the as-of time, the snapshot, the score, who exported it and ' +
+          'an approval block (prepared, reviewed, approved by), and the checks of `/soa/checks` (JSON, ' +
           'Markdown, PDF). An applicable control without a justification of its own is justified by its risks ' +
           '(`justificationSource: "risks"`; the officer’s own is `"officer"`). `snapshotId` renders the state ' +
           'frozen in that snapshot, without risks and checks, which a snapshot does not freeze (a note says ' +
@@ -138,12 +143,11 @@ export const exportRoutes: FeatureRoutes = async function exportRoutes(app, { ct
         params: OrgIdParam,
         querystring: SoaExportQuery,
         response: {
-          200: fileResponse('The Statement of Applicability', [
-            'application/json',
-            'text/csv',
-            'text/markdown',
-            'application/pdf',
-          ]),
+          200: fileResponse(
+            'The Statement of Applicability',
+            ['application/json', 'text/csv', 'text/markdown', 'application/pdf'],
+            SoaStatementSchema,
+          ),
           ...errorResponses,
           ...exportErrorResponses,
         },
@@ -154,7 +158,13 @@ export const exportRoutes: FeatureRoutes = async function exportRoutes(app, { ct
       const { format = 'json', snapshotId } = request.query;
       const em = ctx.db.em();
       if (snapshotId !== undefined) await requireSnapshot(em, orgId, snapshotId);
-      const artifact = await runExport(ctx, { kind: 'soa', orgId, format, snapshotId });
+      const artifact = await runExport(ctx, {
+        kind: 'soa',
+        orgId,
+        format,
+        snapshotId,
+        exportedBy: requesterOf(principalOf(request)),
+      });
       return send(request, reply, artifact);
     },
   );

@@ -1,8 +1,18 @@
-import { Type } from 'typebox';
-import { ErrorEnvelopeSchema } from '../../shared/schemas.js';
+import { type TSchema, Type } from 'typebox';
+import {
+  ControlStatusSchema,
+  CountsSchema,
+  ErrorEnvelopeSchema,
+  EvidenceTypeSchema,
+  Nullable,
+  Score,
+  Timestamp,
+} from '../../shared/schemas.js';
 import {
   ISO_42001,
   OSCAL_FORMATS,
+  RISK_SCORE_LEVELS,
+  RISK_STATES,
   SOA_CHECK_KINDS,
   SOA_CHECK_SEVERITIES,
   SOA_FORMATS,
@@ -42,15 +52,16 @@ export const SoaExportQuery = Type.Object({
   ),
 });
 
-/** A document of the given media types, sent as is (never re-serialised). */
-export const fileResponse = (description: string, mediaTypes: string[]) => ({
+/**
+ * A document of the given media types, sent as is (never re-serialised); `json` describes the JSON one for
+ * OpenAPI and the clients.
+ */
+export const fileResponse = (description: string, mediaTypes: string[], json: TSchema = Type.Unknown()) => ({
   description,
   content: Object.fromEntries(
     mediaTypes.map((mediaType) => [
       mediaType,
-      {
-        schema: mediaType.startsWith('application/json') ? Type.Unknown() : Type.String({ format: 'binary' }),
-      },
+      { schema: mediaType.startsWith('application/json') ? json : Type.String({ format: 'binary' }) },
     ]),
   ),
 });
@@ -71,4 +82,110 @@ export const SoaCheckSchema = Type.Object({
 export const SoaChecksSchema = Type.Object({
   orgId: Type.String(),
   checks: Type.Array(SoaCheckSchema, { description: 'Most severe first, then by kind' }),
+});
+
+const SoaEvidenceSchema = Type.Object({
+  evidenceId: Type.String(),
+  type: EvidenceTypeSchema,
+  title: Type.String(),
+  description: Nullable(Type.String()),
+  fileUrl: Nullable(Type.String({ description: 'Without user information' })),
+  createdAt: Timestamp,
+  effectiveDate: Nullable(Timestamp),
+  expiresAt: Nullable(Timestamp),
+  expired: Type.Boolean({ description: 'expiresAt is not after the statement’s asOf' }),
+});
+
+const SoaRiskRefSchema = Type.Object({
+  riskId: Type.String(),
+  title: Type.String(),
+  residualLevel: Type.Enum(RISK_SCORE_LEVELS),
+  state: Type.Enum(RISK_STATES),
+});
+
+export const SoaRowSchema = Type.Object({
+  controlId: Type.String(),
+  domain: Type.String(),
+  domainTitle: Type.String(),
+  title: Type.String(),
+  applicable: Type.Boolean(),
+  justification: Nullable(Type.String()),
+  justificationSource: Type.Union([Type.Literal('officer'), Type.Literal('risks'), Type.Null()], {
+    description:
+      'officer: recorded with the applicability; risks: derived from the risks whose treatment lists the control; null: none',
+  }),
+  risks: Nullable(
+    Type.Array(SoaRiskRefSchema, {
+      description: 'The risks whose treatment lists the control; null when the statement carries no risks',
+    }),
+  ),
+  status: ControlStatusSchema,
+  note: Nullable(
+    Type.String({
+      description: 'The note recorded with the status; null in a snapshot, which does not freeze it',
+    }),
+  ),
+  evidence: Type.Array(SoaEvidenceSchema, { description: 'The newest 50, newest first' }),
+  evidenceCount: Type.Integer({ description: 'All evidence recorded for the control' }),
+  evidenceExpired: Type.Boolean({
+    description: 'It has evidence and all of it has expired at asOf (the CI gate’s no-expired-evidence rule)',
+  }),
+  reviewer: Nullable(Type.String()),
+  updatedAt: Timestamp,
+});
+
+const SoaSignatorySchema = Type.Object({
+  name: Nullable(Type.String()),
+  role: Nullable(Type.String()),
+  date: Nullable(Timestamp),
+});
+
+export const SoaRequesterSchema = Type.Object({
+  type: Type.Union([Type.Literal('user'), Type.Literal('key')], {
+    description: 'user: a signed-in person; key: an API key',
+  }),
+  name: Type.String(),
+  email: Nullable(Type.String()),
+  role: Nullable(Type.String({ description: 'The person’s role in the organization' })),
+});
+
+export const SoaApprovalSchema = Type.Object(
+  {
+    preparedBy: SoaSignatorySchema,
+    reviewedBy: SoaSignatorySchema,
+    approvedBy: SoaSignatorySchema,
+  },
+  {
+    description:
+      'Filled with what comply knows (the person who exported prepares it, unless an auditor); the rest is left to sign',
+  },
+);
+
+export const SoaSnapshotRefSchema = Type.Object({
+  snapshotId: Type.String(),
+  label: Type.String(),
+  createdAt: Timestamp,
+  contentHash: Type.String(),
+});
+
+/** The Statement of Applicability as JSON (`format=json`). */
+export const SoaStatementSchema = Type.Object({
+  framework: Type.String(),
+  orgId: Type.String(),
+  orgName: Type.String(),
+  asOf: Type.String({
+    format: 'date-time',
+    description:
+      'The instant the statement describes: its generation (live data) or the snapshot’s; evidence expiry is judged at it',
+  }),
+  generatedAt: Timestamp,
+  lastModified: Type.String({ format: 'date-time', description: 'The last change to the data it shows' }),
+  exportedBy: Nullable(SoaRequesterSchema),
+  approval: SoaApprovalSchema,
+  score: Score,
+  counts: CountsSchema,
+  snapshot: Nullable(SoaSnapshotRefSchema),
+  notes: Type.Array(Type.String()),
+  checks: Nullable(Type.Array(SoaCheckSchema)),
+  controls: Type.Array(SoaRowSchema, { description: 'Every Annex A control, in Annex A order' }),
 });

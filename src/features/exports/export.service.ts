@@ -2,10 +2,11 @@ import { IsolationLevel } from '@mikro-orm/core';
 import type { Em } from '../../platform/db/database.js';
 import { invalidField, resourceNotFound } from '../../platform/errors.js';
 import { selectOrg } from '../../records/orgs.store.js';
-import { lastRecordChange, readRecords } from '../../records/records.store.js';
+import { lastRecordChange, readRecordStates, readRecords } from '../../records/records.store.js';
 import { countStates, scoreOf } from '../../records/score.js';
 import { ISO_42001 } from '../../shared/vocabulary.js';
 import { listAiSystems } from '../ai-systems/ai-systems.service.js';
+import type { Principal } from '../auth/scopes.js';
 import { getSnapshot, requireSnapshot, type SnapshotView } from '../compliance/snapshots.service.js';
 import { controlJudgement, controlLibrary, withLibraryControls } from '../controls/library.seed.js';
 import type { Framework } from '../cte/framework.types.js';
@@ -21,6 +22,7 @@ import type {
   ExportEvidence,
   ExportHistoryPoint,
   ExportImpactAssessment,
+  ExportRequester,
   ExportRisk,
   OrgExportData,
 } from './export.types.js';
@@ -43,8 +45,15 @@ export interface ExportLoadOptions {
 /** A control as read from the database, before its evidence is attached. */
 type ControlRow = Omit<ExportControl, 'evidence'>;
 
-/** The org's ISO/IEC 42001 controls in library order, from its requirement records. */
-async function readControls(tx: Em, orgId: string): Promise<ControlRow[]> {
+/**
+ * The org's ISO/IEC 42001 controls in library order, from its requirement records, each with whether all of
+ * its evidence has expired at `asOf` (the records store's rule, which the CI gate and coverage read).
+ */
+async function readControls(tx: Em, orgId: string, asOf: Date): Promise<ControlRow[]> {
+  const states = await readRecordStates(tx, orgId, { frameworkId: ISO_42001, now: asOf });
+  const expired = new Set(
+    states.filter((state) => state.evidenceExpired).map((state) => state.requirementId),
+  );
   return withLibraryControls(await readRecords(tx, orgId, ISO_42001)).map(
     ({ controlId, domain, domainTitle, title, description, record }) => ({
       controlId,
@@ -53,7 +62,9 @@ async function readControls(tx: Em, orgId: string): Promise<ControlRow[]> {
       title,
       description,
       ...controlJudgement(record),
+      note: record.note,
       evidenceCount: record.evidenceCount,
+      evidenceExpired: expired.has(controlId),
     }),
   );
 }
@@ -75,6 +86,8 @@ async function readControlEvidence(
     description: row.description,
     fileUrl: row.fileUrl,
     createdAt: row.createdAt,
+    effectiveDate: row.effectiveDate,
+    expiresAt: row.expiresAt,
   }));
 }
 
@@ -181,7 +194,7 @@ async function checksOf(
 export async function loadSoaChecks(em: Em, orgId: string): Promise<ExportCheck[]> {
   return em.transactional(
     async (tx) => {
-      const controls = await readControls(tx, orgId);
+      const controls = await readControls(tx, orgId, new Date());
       const risks = await readRisks(tx, orgId);
       const aiSystems = await listAiSystems(tx, orgId, {});
       return checksOf(tx, orgId, { controls, risks, aiSystems });
@@ -272,7 +285,7 @@ export async function loadExportData(
   const data = await em.transactional(
     async (tx) => {
       const org = await readOrg(tx, orgId);
-      const rows = await readControls(tx, orgId);
+      const rows = await readControls(tx, orgId, options.generatedAt);
       const risks = await readRisks(tx, orgId);
       const assembled = await assemble(tx, orgId, org, rows, ISO_42001, options, { risks });
       return {
@@ -316,11 +329,13 @@ async function readRequirements(
         applicable: entry.applicable,
         justification: entry.justification,
         reviewer: entry.reviewer,
+        note: entry.note,
         updatedAt: entry.updatedAt ?? orgCreatedAt,
         recorded: entry.updatedAt !== null,
         assessment: entry.assessment,
         ...(entry.assessment === 'inferred' ? { inferredFrom: entry.inferred.from } : {}),
         evidenceCount: entry.evidenceCount,
+        evidenceExpired: entry.evidenceExpired,
       },
     ];
   });
@@ -356,6 +371,21 @@ async function loadFrameworkExportData(
     },
     { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },
   );
+}
+
+/**
+ * Who asks for an export, as its title page names them: a signed-in person with their role in the org (a
+ * platform administrator has none), or an API key by its name.
+ */
+export function requesterOf(principal: Principal): ExportRequester {
+  const { actor } = principal;
+  if (actor.type === 'key') return { type: 'key', name: actor.name, email: null, role: null };
+  return {
+    type: 'user',
+    name: actor.name,
+    email: principal.session?.email ?? null,
+    role: principal.membership?.role ?? (principal.platform ? 'platform administrator' : null),
+  };
 }
 
 /**
@@ -409,8 +439,12 @@ export async function loadSnapshotExportData(
     applicable: control.applicable,
     justification: control.justification,
     reviewer: control.reviewer,
+    // A snapshot freezes the status, not the note recorded with it.
+    note: null,
     updatedAt: control.updatedAt,
     evidenceCount: control.evidenceCount,
+    // Every item, flagged when the snapshot was taken: all of them expired then.
+    evidenceExpired: control.evidence.length > 0 && control.evidence.every((item) => item.expired),
     evidence: control.evidence.slice(0, limit).map((item) => ({
       evidenceId: item.evidenceId,
       controlId: control.controlId,
@@ -419,6 +453,8 @@ export async function loadSnapshotExportData(
       description: null,
       fileUrl: item.fileUrl,
       createdAt: item.createdAt,
+      effectiveDate: item.effectiveDate,
+      expiresAt: item.expiresAt,
     })),
   }));
   let history: ExportHistoryPoint[] | undefined;

@@ -5,6 +5,7 @@
 
 import type {
   AcceptanceState,
+  ActorType,
   AssessmentSource,
   EvidenceType,
   RequirementStatus,
@@ -42,6 +43,10 @@ export interface ExportEvidence {
   /** SHA-256 of the stored file, hex (optionally prefixed `sha256:`), when known. */
   contentHash?: string | null;
   createdAt: string;
+  /** From when the evidence is valid, when recorded. */
+  effectiveDate: string | null;
+  /** When the evidence stops being valid; null when it does not expire. */
+  expiresAt: string | null;
 }
 
 export interface ExportControl {
@@ -56,6 +61,8 @@ export interface ExportControl {
   applicable: boolean;
   justification: string | null;
   reviewer: string | null;
+  /** The note recorded with the status, if any. */
+  note: string | null;
   /** Last change of the org's record; the org's creation when it has none (`recorded: false`). */
   updatedAt: string;
   /** false when the org has no record of the requirement (nothing judged, no evidence). Default true. */
@@ -69,6 +76,11 @@ export interface ExportControl {
   inferredFrom?: { frameworkId: string; requirementId: string }[];
   /** Total evidence recorded for the control; may exceed `evidence.length` when the list is capped. */
   evidenceCount: number;
+  /**
+   * It has evidence and all of it has expired as of the export's as-of time (the records store's rule, as the
+   * CI gate and coverage read it). Absent means false.
+   */
+  evidenceExpired?: boolean;
   /** Evidence to reference in the export, newest first. */
   evidence: ExportEvidence[];
 }
@@ -154,8 +166,20 @@ export interface ExportCheck {
   assessmentId?: string;
 }
 
+/** Who asked for an export: a signed-in person (with their role in the org) or an API key. */
+export interface ExportRequester {
+  type: Extract<ActorType, 'user' | 'key'>;
+  name: string;
+  /** A person's email. */
+  email: string | null;
+  /** A person's role in the org (`platform administrator` for a platform admin); null for a key. */
+  role: string | null;
+}
+
 export interface OrgExportData {
   org: { orgId: string; name: string; createdAt: string };
+  /** Who asked for the export, when known. */
+  exportedBy?: ExportRequester;
   /** The framework exported; ISO/IEC 42001 Annex A when absent. The SoA is always ISO/IEC 42001. */
   framework?: ExportFramework;
   /** When this export was produced. */

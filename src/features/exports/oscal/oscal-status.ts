@@ -20,12 +20,11 @@ export function findingStatus(control: ExportControl): OscalFinding['target']['s
     : { state: 'not-satisfied', reason: 'other' };
 }
 
-export const IMPLEMENTATION_SUMMARIES: Record<OscalImplementationStatus['state'], string> = {
-  implemented: 'Implemented.',
-  partial: 'Partially implemented: implementation is in progress.',
-  planned: 'Planned: implementation has not started.',
-  alternative: 'Implemented through an alternative control.',
-  'not-applicable': 'Not applicable: excluded from the scope of the AI management system.',
+/** What each status says of a requirement, as the predicate of "the organization records this control as …". */
+export const STATUS_STATEMENTS: Record<ControlStatus, string> = {
+  implemented: 'implemented',
+  in_progress: 'in progress: its implementation has started and is not complete',
+  not_started: 'not started: its implementation is planned',
 };
 
 /**

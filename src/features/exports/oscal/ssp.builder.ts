@@ -3,6 +3,7 @@ import { escapeMarkdownInline } from '../../../shared/markdown.js';
 import type { ExportAiSystem, ExportControl } from '../export.types.js';
 import type {
   OscalComponent,
+  OscalImplementationStatus,
   OscalImplementedRequirement,
   OscalParty,
   OscalResource,
@@ -11,7 +12,7 @@ import type {
   OscalSspDocument,
 } from './oscal.types.js';
 import { compProp, documentMetadata, type OscalContext, stateProps } from './oscal-context.js';
-import { IMPLEMENTATION_SUMMARIES, implementationState } from './oscal-status.js';
+import { implementationState, STATUS_STATEMENTS } from './oscal-status.js';
 import { markupLine, markupMultiline, oscalDateTime, oscalString } from './oscal-text.js';
 
 const ROLES: OscalRole[] = [
@@ -77,6 +78,40 @@ function aiSystemComponent(
   return component;
 }
 
+/**
+ * The implementation statement of a requirement: the note the organization recorded with its status, else a
+ * sentence built from the status, who recorded it, and the justification.
+ */
+function implementationStatement(
+  ctx: OscalContext,
+  control: ExportControl,
+  state: OscalImplementationStatus['state'],
+): string {
+  if (control.note?.trim()) return markupMultiline(control.note, '');
+  const { noun } = ctx.framework;
+  const justification = control.justification?.trim() ? markupMultiline(control.justification, '') : null;
+  if (state === 'not-applicable') {
+    return justification
+      ? `Excluded from the scope of the AI management system. Justification: ${justification}`
+      : 'Excluded from the scope of the AI management system; no justification was recorded.';
+  }
+  const status = STATUS_STATEMENTS[control.status];
+  if (control.assessment === 'inferred') {
+    return `Not recorded by the organization: the crosswalk infers this ${noun} as ${status}.`;
+  }
+  if (control.assessment === 'none') {
+    return `Not assessed: the organization has recorded no status for this ${noun} and the crosswalk infers none.`;
+  }
+  const sentences = [`The organization records this ${noun} as ${status}.`];
+  const reviewer = markupLine(control.reviewer, '');
+  if (reviewer && control.recorded !== false) {
+    sentences.push(`Last recorded by ${reviewer} on ${oscalDateTime(control.updatedAt).slice(0, 10)}.`);
+  }
+  if (justification) sentences.push(`Justification: ${justification}`);
+  if (control.evidenceExpired) sentences.push('All of its evidence has expired.');
+  return sentences.join(' ');
+}
+
 function implementedRequirement(
   ctx: OscalContext,
   control: ExportControl,
@@ -105,7 +140,7 @@ function implementedRequirement(
       {
         'component-uuid': ctx.ids.thisSystem,
         uuid: ctx.ids.byComponent(control.controlId),
-        description: IMPLEMENTATION_SUMMARIES[state],
+        description: implementationStatement(ctx, control, state),
         'implementation-status': justification ? { state, remarks: justification } : { state },
       },
     ],

@@ -1,8 +1,10 @@
-import { escapeMarkdownCell, escapeMarkdownLine } from '../../../shared/markdown.js';
+import { escapeMarkdownCell, escapeMarkdownInline, escapeMarkdownLine } from '../../../shared/markdown.js';
 import { strictHttpUri } from '../uri.js';
-import type { SoaEvidenceRef, SoaRow, SoaView } from './soa.types.js';
+import type { SoaEvidenceRef, SoaRow, SoaSignatory, SoaView } from './soa.types.js';
 import {
   checkText,
+  dayText,
+  evidenceParts,
   justificationText,
   RISKS_NOT_CARRIED,
   riskReferenceText,
@@ -18,17 +20,29 @@ const HEADER = [
   'Justification',
   'Risks',
   'Status',
+  'Note',
   'Evidence',
   'Reviewer',
   'Last update',
 ];
 
-/** Evidence as `Title [id] <url>`: the URL as an autolink, which no escaping may alter. */
+/**
+ * Evidence as `Title (type, [host/path](<url>), added 2026-11-01, expires 2027-01-01)`, an expired item led
+ * by a bold `EXPIRED <date>:`; the URL is the link's destination, which no escaping may alter.
+ */
 function evidenceCell(row: SoaRow): string {
   const lines = row.evidence.map((ref: SoaEvidenceRef) => {
-    const text = `${escapeMarkdownLine(ref.title)} \\[${escapeMarkdownLine(ref.evidenceId)}\\]`;
+    const parts = evidenceParts(ref);
     const uri = strictHttpUri(ref.fileUrl);
-    return uri ? `${text} <${uri}>` : ref.fileUrl ? `${text} ${escapeMarkdownLine(ref.fileUrl)}` : text;
+    const location =
+      parts.location === null
+        ? null
+        : uri
+          ? `[${escapeMarkdownInline(parts.location)}](<${uri}>)`
+          : escapeMarkdownInline(parts.location);
+    const details = [parts.type, location, parts.dated, parts.expires].filter(Boolean).join(', ');
+    const lead = parts.expired ? `**${parts.expired}:** ` : '';
+    return `${lead}${escapeMarkdownLine(parts.label)} (${details})`;
   });
   const rest = row.evidenceCount - row.evidence.length;
   if (rest > 0) lines.push(`and ${rest} more`);
@@ -49,6 +63,34 @@ function checkLines(view: SoaView): string[] {
 
 const tableRow = (cells: string[]) => `| ${cells.join(' | ')} |`;
 
+/** `Alice Martin <alice@acme.example> (owner)` or `API key "ci"`. */
+function requesterText(view: SoaView): string {
+  const by = view.exportedBy;
+  if (!by) return 'not recorded';
+  if (by.type === 'key') return `API key "${by.name}"`;
+  return `${by.name}${by.email ? ` <${by.email}>` : ''}${by.role ? ` (${by.role})` : ''}`;
+}
+
+/** Who prepared, reviewed and approved the statement: what comply knows, and blank cells to sign. */
+function approvalLines(view: SoaView): string[] {
+  const { preparedBy, reviewedBy, approvedBy } = view.approval;
+  const line = (label: string, who: SoaSignatory) =>
+    tableRow([
+      label,
+      escapeMarkdownCell(who.name ?? ''),
+      escapeMarkdownCell(who.role ?? ''),
+      who.date ? dayText(who.date) : '',
+      '',
+    ]);
+  return [
+    tableRow(['', 'Name', 'Role', 'Date', 'Signature']),
+    tableRow(['---', '---', '---', '---', '---']),
+    line('Prepared by', preparedBy),
+    line('Reviewed by', reviewedBy),
+    line('Approved by', approvedBy),
+  ];
+}
+
 /** A GitHub-flavoured Markdown document; every user-supplied text is escaped, in cells and outside. */
 export function renderSoaMarkdown(view: SoaView): string {
   const { counts, snapshot } = view;
@@ -58,14 +100,20 @@ export function renderSoaMarkdown(view: SoaView): string {
     `${escapeMarkdownLine(view.framework)}`,
     '',
     `- **Organization:** ${escapeMarkdownLine(view.orgName)} (${escapeMarkdownLine(view.orgId)})`,
+    `- **As of:** ${escapeMarkdownLine(view.asOf)}${snapshot ? ' (the snapshot)' : ''}`,
     `- **Generated:** ${escapeMarkdownLine(view.generatedAt)}`,
-    `- **Data as of:** ${escapeMarkdownLine(view.lastModified)}`,
+    `- **Last change to the data:** ${escapeMarkdownLine(view.lastModified)}`,
     snapshot
       ? `- **Snapshot:** ${escapeMarkdownLine(snapshot.label)} (${escapeMarkdownLine(snapshot.snapshotId)}), taken ${escapeMarkdownLine(snapshot.createdAt)}, content hash ${escapeMarkdownLine(snapshot.contentHash)}`
       : '- **Snapshot:** none (live data)',
+    `- **Exported by:** ${escapeMarkdownLine(requesterText(view))}`,
     `- **Compliance score:** ${scoreText(view.score)}`,
     `- **Controls:** ${counts.implemented} implemented, ${counts.inProgress} in progress, ${counts.notStarted} not started, ${counts.notApplicable} not applicable`,
     ...view.notes.map((note) => `- **Note:** ${escapeMarkdownLine(note)}`),
+    '',
+    '## Approval',
+    '',
+    ...approvalLines(view),
     '',
     '## Checks',
     '',
@@ -86,6 +134,7 @@ export function renderSoaMarkdown(view: SoaView): string {
         escapeMarkdownCell(justificationText(row)),
         risksCell(row),
         statusText(row),
+        escapeMarkdownCell(row.note ?? ''),
         evidenceCell(row),
         escapeMarkdownCell(row.reviewer ?? ''),
         escapeMarkdownCell(row.updatedAt),

@@ -1,10 +1,10 @@
 import PDFDocument from 'pdfkit';
 import { heightOfText, registerFonts, setFont, type TextFont, writeText } from './pdf-fonts.js';
 import { drawScoreChart } from './score-chart.js';
-import type { SoaRow, SoaView } from './soa.types.js';
+import type { SoaRow, SoaSignatory, SoaView } from './soa.types.js';
 import {
   checkText,
-  evidenceReferenceLines,
+  evidenceReferenceText,
   justificationText,
   RISKS_NOT_CARRIED,
   scoreText,
@@ -16,8 +16,9 @@ const TABLE_FONT_SIZE = 7.5;
 const TABLE_HEADER: TextFont = { style: 'bold', size: TABLE_FONT_SIZE };
 const TABLE_CELL: TextFont = { style: 'regular', size: TABLE_FONT_SIZE };
 const CELL_PADDING = 3;
-/** Evidence lines per control in the table; the rest is counted. A row must fit on one page. */
-const EVIDENCE_LINES = 8;
+/** Evidence items per control in the table, within a character budget; the rest is counted. A row must fit on one page. */
+const EVIDENCE_ITEMS = 8;
+const EVIDENCE_CHARACTERS = 640;
 const CELL_CHARACTERS = 700;
 /** Risks per control in the table, each as its id and a short title; the rest are counted. */
 const RISK_LINES = 4;
@@ -39,17 +40,37 @@ function risksCell(row: SoaRow): string {
   return lines.join('\n');
 }
 
+/** One bulleted item per evidence reference, as many as the budget holds, then a count of the rest. */
+function evidenceCell(row: SoaRow): string {
+  const lines: string[] = [];
+  let used = 0;
+  for (const ref of row.evidence.slice(0, EVIDENCE_ITEMS)) {
+    const line = `• ${pdfText(evidenceReferenceText(ref), 300)}`;
+    if (lines.length > 0 && used + line.length > EVIDENCE_CHARACTERS) break;
+    lines.push(line);
+    used += line.length;
+  }
+  const rest = row.evidenceCount - lines.length;
+  if (rest > 0) lines.push(`and ${rest} more`);
+  return lines.join('\n');
+}
+
+/** `2026-11-01 10:00 UTC` and who reviewed it, in one narrow cell. */
+function lastUpdateCell(row: SoaRow): string {
+  return row.reviewer ? `${dateTimeText(row.updatedAt)}\nby ${row.reviewer}` : dateTimeText(row.updatedAt);
+}
+
 const COLUMNS: { header: string; width: number; cell: (row: SoaRow) => string }[] = [
-  { header: 'Control', width: 48, cell: (row) => row.controlId },
-  { header: 'Domain', width: 62, cell: (row) => `${row.domain} ${row.domainTitle}` },
-  { header: 'Title', width: 96, cell: (row) => row.title },
-  { header: 'Applicable', width: 48, cell: (row) => (row.applicable ? 'Yes' : 'No') },
-  { header: 'Justification', width: 130, cell: justificationText },
-  { header: 'Risks', width: 90, cell: risksCell },
+  { header: 'Control', width: 42, cell: (row) => row.controlId },
+  { header: 'Domain', width: 54, cell: (row) => `${row.domain} ${row.domainTitle}` },
+  { header: 'Title', width: 80, cell: (row) => row.title },
+  { header: 'Applicable', width: 46, cell: (row) => (row.applicable ? 'Yes' : 'No') },
+  { header: 'Justification', width: 104, cell: justificationText },
+  { header: 'Risks', width: 78, cell: risksCell },
   { header: 'Status', width: 54, cell: statusText },
-  { header: 'Evidence', width: 120, cell: (row) => evidenceReferenceLines(row, EVIDENCE_LINES).join('\n') },
-  { header: 'Reviewer', width: 58, cell: (row) => row.reviewer ?? '' },
-  { header: 'Last update', width: 55, cell: (row) => dateTimeText(row.updatedAt) },
+  { header: 'Note', width: 90, cell: (row) => row.note ?? '' },
+  { header: 'Evidence', width: 150, cell: evidenceCell },
+  { header: 'Last update', width: 62, cell: lastUpdateCell },
 ];
 
 /** Text short enough that a row never outgrows a page (counted in characters, not UTF-16 units). */
@@ -63,31 +84,119 @@ function dateTimeText(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
+/** `Alice Martin <alice@acme.example>, owner` or `API key "ci"`. */
+function requesterText(view: SoaView): string {
+  const by = view.exportedBy;
+  if (!by) return 'not recorded';
+  if (by.type === 'key') return `API key "${by.name}"`;
+  return `${by.name}${by.email ? ` <${by.email}>` : ''}${by.role ? `, ${by.role}` : ''}`;
+}
+
+/** The facts of the title page, label and value; small ones (a hash) in a smaller size. */
+function titleFacts(view: SoaView): { label: string; value: string; small?: boolean }[] {
+  const { snapshot } = view;
+  const facts: { label: string; value: string; small?: boolean }[] = [
+    {
+      label: 'As of',
+      value: `${dateTimeText(view.asOf)} (${snapshot ? 'when the snapshot was taken' : 'live data, when generated'})`,
+    },
+    { label: 'Generated', value: dateTimeText(view.generatedAt) },
+    { label: 'Last change to the data', value: dateTimeText(view.lastModified) },
+    snapshot
+      ? { label: 'Snapshot', value: `${snapshot.label} (${snapshot.snapshotId})` }
+      : { label: 'Snapshot', value: 'none (live data)' },
+  ];
+  if (snapshot) {
+    facts.push({ label: 'Snapshot taken', value: dateTimeText(snapshot.createdAt) });
+    facts.push({ label: 'Content hash', value: `SHA-256 ${snapshot.contentHash}`, small: true });
+  }
+  facts.push({ label: 'Compliance score', value: scoreText(view.score) });
+  facts.push({ label: 'Exported by', value: requesterText(view) });
+  for (const note of view.notes) facts.push({ label: 'Note', value: note });
+  return facts;
+}
+
+const APPROVAL_COLUMNS = [
+  { header: '', width: 80 },
+  { header: 'Name', width: 140 },
+  { header: 'Role', width: 90 },
+  { header: 'Date', width: 75 },
+  { header: 'Signature', width: 130 },
+];
+const APPROVAL_ROW_HEIGHT = 40;
+
+/** Prepared, reviewed and approved by: a table to sign, filled with what comply knows. */
+function approvalBlock(doc: PDFKit.PDFDocument, view: SoaView, top: number): void {
+  const width = APPROVAL_COLUMNS.reduce((sum, column) => sum + column.width, 0);
+  writeText(doc, 'Approval', { style: 'bold', size: 12 }, MARGIN, top, { width });
+  const { preparedBy, reviewedBy, approvedBy } = view.approval;
+  const rows: [string, SoaSignatory][] = [
+    ['Prepared by', preparedBy],
+    ['Reviewed by', reviewedBy],
+    ['Approved by', approvedBy],
+  ];
+  let y = top + 20;
+  const headerHeight = 16;
+  doc.rect(MARGIN, y, width, headerHeight).fill('#e8edf3');
+  doc.fillColor('black').strokeColor('#999999').lineWidth(0.5);
+  let x = MARGIN;
+  for (const column of APPROVAL_COLUMNS) {
+    doc.rect(x, y, column.width, headerHeight).stroke();
+    writeText(doc, column.header, { style: 'bold', size: 8.5 }, x + 4, y + 4, { width: column.width - 8 });
+    x += column.width;
+  }
+  y += headerHeight;
+  for (const [label, who] of rows) {
+    const cells = [
+      label,
+      who.name ?? '',
+      who.role ?? '',
+      who.date ? dateTimeText(who.date).slice(0, 10) : '',
+      '',
+    ];
+    x = MARGIN;
+    cells.forEach((text, i) => {
+      const column = APPROVAL_COLUMNS[i];
+      doc.rect(x, y, column.width, APPROVAL_ROW_HEIGHT).stroke();
+      const font: TextFont = { style: i === 0 ? 'bold' : 'regular', size: 9 };
+      writeText(doc, pdfText(text, 80), font, x + 4, y + 5, {
+        width: column.width - 8,
+        height: APPROVAL_ROW_HEIGHT - 8,
+      });
+      x += column.width;
+    });
+    y += APPROVAL_ROW_HEIGHT;
+  }
+}
+
 function titlePage(doc: PDFKit.PDFDocument, view: SoaView): void {
   const width = doc.page.width - 2 * MARGIN;
   const centered = { width, align: 'center' } as const;
-  writeText(doc, 'Statement of Applicability', { style: 'bold', size: 26 }, MARGIN, 180, centered);
+  writeText(doc, 'Statement of Applicability', { style: 'bold', size: 26 }, MARGIN, 90, centered);
   doc.moveDown(0.5);
   writeText(doc, pdfText(view.framework), { style: 'regular', size: 14 }, undefined, undefined, centered);
   doc.moveDown(2);
   writeText(doc, pdfText(view.orgName, 200), { style: 'bold', size: 18 }, undefined, undefined, centered);
-  const body: TextFont = { style: 'regular', size: 11 };
-  writeText(doc, pdfText(`Organization id: ${view.orgId}`, 200), body, undefined, undefined, centered);
-  doc.moveDown(3);
-  const facts = [
-    `Generated: ${dateTimeText(view.generatedAt)}`,
-    `Data as of: ${dateTimeText(view.lastModified)}`,
-    view.snapshot
-      ? `Snapshot: ${view.snapshot.label} (${view.snapshot.snapshotId}), taken ${dateTimeText(view.snapshot.createdAt)}`
-      : 'Snapshot: none (live data)',
-  ];
-  for (const fact of [...facts, ...view.notes]) {
-    writeText(doc, pdfText(fact, 300), body, undefined, undefined, centered);
+  const body: TextFont = { style: 'regular', size: 10 };
+  writeText(
+    doc,
+    pdfText(`Organization id: ${view.orgId}`, 200),
+    { style: 'regular', size: 11 },
+    undefined,
+    undefined,
+    centered,
+  );
+  let y = doc.y + 36;
+  const labelWidth = 130;
+  const valueWidth = width - labelWidth;
+  for (const fact of titleFacts(view)) {
+    const font: TextFont = fact.small ? { style: 'regular', size: 8 } : body;
+    const value = pdfText(fact.value, 300);
+    writeText(doc, fact.label, { style: 'bold', size: 10 }, MARGIN, y, { width: labelWidth - 10 });
+    writeText(doc, value, font, MARGIN + labelWidth, y + (fact.small ? 1.5 : 0), { width: valueWidth });
+    y += Math.max(heightOfText(doc, value, font, { width: valueWidth }), 14) + 5;
   }
-  if (view.snapshot) {
-    const hash = pdfText(`Content hash: ${view.snapshot.contentHash}`, 200);
-    writeText(doc, hash, { style: 'regular', size: 8 }, undefined, undefined, centered);
-  }
+  approvalBlock(doc, view, Math.max(y + 30, 560));
 }
 
 function summaryPage(doc: PDFKit.PDFDocument, view: SoaView): void {

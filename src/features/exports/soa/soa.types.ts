@@ -1,13 +1,7 @@
-import type { RiskScoreLevel, RiskState } from '../../../shared/vocabulary.js';
+import type { Static } from 'typebox';
 import { SOA_FORMATS, type SoaFormat } from '../../../shared/vocabulary.js';
-import type {
-  ControlStatus,
-  EvidenceType,
-  ExportCheck,
-  ExportCounts,
-  ExportHistoryPoint,
-  ExportSnapshot,
-} from '../export.types.js';
+import type { SoaApprovalSchema, SoaRowSchema, SoaStatementSchema } from '../export.schemas.js';
+import type { ExportCheck, ExportHistoryPoint } from '../export.types.js';
 
 export { SOA_FORMATS, type SoaFormat };
 
@@ -34,60 +28,30 @@ export class UnknownSoaFormatError extends Error {
   }
 }
 
-export interface SoaEvidenceRef {
-  evidenceId: string;
-  type: EvidenceType;
-  title: string;
-  fileUrl: string | null;
-}
+/** An evidence item of a row, as the JSON statement carries it. */
+export type SoaEvidenceRef = Static<typeof SoaRowSchema>['evidence'][number];
 
 /** A risk whose treatment lists the control. */
-export interface SoaRiskRef {
-  riskId: string;
-  title: string;
-  residualLevel: RiskScoreLevel;
-  state: RiskState;
-}
+export type SoaRiskRef = NonNullable<Static<typeof SoaRowSchema>['risks']>[number];
 
 /**
  * Who wrote a row's justification: `officer` (recorded with the control's applicability), `risks` (derived
  * from the risks whose treatment lists the control, for an applicable control without one), or null (none).
  */
-export type JustificationSource = 'officer' | 'risks' | null;
+export type JustificationSource = Static<typeof SoaRowSchema>['justificationSource'];
 
 /** One line of the statement: what every format shows for a control. */
-export interface SoaRow {
-  controlId: string;
-  domain: string;
-  domainTitle: string;
-  title: string;
-  applicable: boolean;
-  justification: string | null;
-  justificationSource: JustificationSource;
-  /** The risks whose treatment lists the control; null when the export does not carry risks (a snapshot). */
-  risks: SoaRiskRef[] | null;
-  status: ControlStatus;
-  evidence: SoaEvidenceRef[];
-  /** All evidence recorded for the control; `evidence` may list fewer. */
-  evidenceCount: number;
-  reviewer: string | null;
-  updatedAt: string;
-}
+export type SoaRow = Static<typeof SoaRowSchema>;
 
-/** The statement as every renderer sees it: a header and the controls in Annex A order. */
-export interface SoaView {
-  framework: string;
-  orgId: string;
-  orgName: string;
-  generatedAt: string;
-  lastModified: string;
-  score: number | null;
-  counts: ExportCounts;
+/** Who prepared, reviewed and approved the statement, as far as comply knows. */
+export type SoaApproval = Static<typeof SoaApprovalSchema>;
+export type SoaSignatory = SoaApproval['preparedBy'];
+
+/** The statement as every renderer sees it: the JSON statement's members, the score history, and the rows. */
+export interface SoaView extends Omit<Static<typeof SoaStatementSchema>, 'controls' | 'checks'> {
   history: ExportHistoryPoint[];
-  snapshot: ExportSnapshot | null;
   /** The checks of the statement, most severe first; null when the export does not carry them (a snapshot). */
   checks: ExportCheck[] | null;
-  /** Remarks on what the statement holds, one line each. */
-  notes: string[];
+  /** The controls in Annex A order. */
   rows: SoaRow[];
 }
