@@ -138,11 +138,6 @@ const CSV_ERRORS: Record<string, string> = {
   INVALID_OPENING_QUOTE: 'a " inside an unquoted cell: quote the whole cell and double the " inside it',
 };
 
-interface ParsedRecord {
-  record: string[];
-  info: { bytes: number };
-}
-
 /**
  * The rows of a CSV file (RFC 4180, any of CRLF, LF or CR line ends, a byte order mark allowed), each named
  * by the line it starts on, or the errors of the file.
@@ -150,27 +145,28 @@ interface ParsedRecord {
 export function rowsOfCsv(text: string): { rows: SourceRow[]; errors: RowError[] } {
   const bytes = Buffer.from(text, 'utf8');
   const starts = lineStarts(bytes);
-  let records: ParsedRecord[];
+  // Each record with the offset just past it: the next one starts there (after any empty lines).
+  const records: { cells: string[]; end: number }[] = [];
+  const startOf = (index: number) => skipLineBreaks(bytes, index === 0 ? 0 : records[index - 1].end);
   try {
-    records = parse(bytes, {
+    parse(bytes, {
       bom: true,
-      info: true,
       skip_empty_lines: true,
       relax_column_count: true,
       record_delimiter: ['\r\n', '\n', '\r'],
-    }) as unknown as ParsedRecord[];
+      on_record: (cells: string[], context) => {
+        records.push({ cells, end: context.bytes });
+        return null;
+      },
+    });
   } catch (error) {
-    const failure = error as { code?: string; message: string; bytes_records?: number };
-    const at = skipLineBreaks(bytes, failure.bytes_records ?? 0);
+    const failure = error as { code?: string; message: string };
     const message = CSV_ERRORS[failure.code ?? ''] ?? `the file is not valid CSV (${failure.message})`;
-    return { rows: [], errors: [{ row: lineAt(starts, at), column: null, message }] };
+    return { rows: [], errors: [{ row: lineAt(starts, startOf(records.length)), column: null, message }] };
   }
   // A spreadsheet's export may end with rows of empty cells: they hold nothing to import.
   const filled = records
-    .map((parsed, index) => ({
-      cells: parsed.record,
-      line: lineAt(starts, skipLineBreaks(bytes, index === 0 ? 0 : records[index - 1].info.bytes)),
-    }))
+    .map(({ cells }, index) => ({ cells, line: lineAt(starts, startOf(index)) }))
     .filter(({ cells }) => cells.some((cell) => cell.trim() !== ''));
   if (filled.length === 0) {
     return {

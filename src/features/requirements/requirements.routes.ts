@@ -211,7 +211,9 @@ export const requirementRoutes: FeatureRoutes = async function requirementRoutes
       '/orgs/:orgId/frameworks/:frameworkId/requirements/import',
       {
         bodyLimit: Math.max(ctx.config.bodyLimitBytes, IMPORT_BODY_LIMIT),
-        config: { scope: 'write' },
+        // JSON strings are pattern-checked by the schema, and the import checks every CSV cell itself, so
+        // that a NUL is refused with the line and column it is on.
+        config: { scope: 'write', bodyMayHoldNul: true },
         schema: {
           tags: [TAG],
           summary:
