@@ -265,7 +265,7 @@ describe.each(dbKinds)('bulk entry of requirement records on %s', (kind) => {
       {
         row: 7,
         column: 'requirementId',
-        message: 'A.2.2 is also on row 2: give each requirement one row',
+        message: 'A.2.2 is also on line 2: give each requirement one row',
       },
       {
         row: 8,
@@ -451,10 +451,14 @@ describe.each(dbKinds)('bulk entry of requirement records on %s', (kind) => {
         rows: [
           { requirementId: 'A.2.4', status: 'implemented' },
           { requirementId: 'A.3.2', applicable: false },
+          { requirementId: 'A.2.4', status: 'In Progress' },
         ],
       }),
     );
-    expect(bad).toEqual([{ row: 2, column: 'justification', message: expect.any(String) }]);
+    expect(bad).toEqual([
+      { row: 2, column: 'justification', message: 'is needed to exclude A.3.2: say why it does not apply' },
+      { row: 3, column: 'requirementId', message: 'A.2.4 is also on row 1: give each requirement one row' },
+    ]);
     expect(refused(await postJson(orgId, { reviewer: 'rita', rows: [] }))).toHaveLength(1);
     // A JSON type error is the schema's 400, naming the field.
     const typed = expectStatus(

@@ -282,6 +282,7 @@ function checkRows(
   framework: Framework,
   rows: SourceRow[],
   records: Map<string, RecordRow>,
+  unit: 'line' | 'row',
 ): { wanted: Wanted[]; errors: RowError[] } {
   const errors: RowError[] = [];
   const ids = new Set(framework.requirements.map((requirement) => requirement.id));
@@ -312,7 +313,7 @@ function checkRows(
     } else if (firstRow.has(requirementId)) {
       error(
         'requirementId',
-        `${requirementId} is also on row ${firstRow.get(requirementId)}: give each requirement one row`,
+        `${requirementId} is also on ${unit} ${firstRow.get(requirementId)}: give each requirement one row`,
       );
     } else {
       firstRow.set(requirementId, row);
@@ -411,7 +412,7 @@ export async function importRequirementRecords(
   const records = new Map(
     (await readRecords(em, key.orgId, key.frameworkId)).map((record) => [record.requirementId, record]),
   );
-  const { wanted, errors } = checkRows(framework, source.rows, records);
+  const { wanted, errors } = checkRows(framework, source.rows, records, 'csv' in input ? 'line' : 'row');
   if (errors.length > 0 || source.errors.length > 0) refuse([...source.errors, ...errors]);
 
   const results = wanted.map((row): ImportRowResult & { wanted: Wanted } => {

@@ -113,7 +113,7 @@ Example:
             text: summary(file, result),
             table: changed.length
               ? {
-                  columns: ['LINE', 'REQUIREMENT', result.dryRun ? 'WOULD BE' : 'OUTCOME', 'CHANGES'],
+                  columns: ['LINE', 'REQUIREMENT', 'OUTCOME', 'CHANGES'],
                   rows: changed.map((row) => [
                     row.row,
                     row.requirementId,
