@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attestation } from '../attestations/helpers.js';
-import { createTestApp, dbKinds, type TestApp } from '../support/app.js';
+import { ADMIN_KEY, createTestApp, dbKinds, type TestApp } from '../support/app.js';
 
 const ORG = '/api/v1/orgs/acme';
 const NUL = '\u0000';
@@ -65,8 +65,44 @@ describe.each(dbKinds)('malformed input on %s', (kind) => {
     ],
     ['GET', `${ORG}/controls/A.2.2/evidence/%00`, undefined, 'params.evidenceId'],
     ['GET', `${ORG}/export/soa?snapshotId=%00`, undefined, 'querystring.snapshotId'],
+    [
+      'POST',
+      `${ORG}/frameworks/iso-42001/requirements/import`,
+      { reviewer: 'r', rows: [{ requirementId: 'A.2.2', note: `a${NUL}` }] },
+      'body.rows.0.note',
+    ],
+    [
+      'POST',
+      `${ORG}/frameworks/iso-42001/requirements/import`,
+      { reviewer: NUL, rows: [{ requirementId: 'A.2.2' }] },
+      'body.reviewer',
+    ],
+    [
+      'POST',
+      `${ORG}/frameworks/iso-42001/requirements/import?reviewer=%00`,
+      { rows: [] },
+      'querystring.reviewer',
+    ],
   ] as const)('refuses NUL: %s %s %j', async (method, url, body, field) => {
     await expect400({ method, url, body }, field);
+  });
+
+  it('refuses NUL and bytes that are not UTF-8 in an imported CSV file, naming the line', async () => {
+    const url = `${ORG}/frameworks/iso-42001/requirements/import?reviewer=r`;
+    const headers = { 'content-type': 'text/csv' };
+    const nul = await expect400(
+      { method: 'POST', url, headers, body: `requirementId,note\nA.2.2,a${NUL}\n` },
+      null,
+    );
+    expect(nul.rows).toEqual([{ row: 2, column: 'note', message: expect.stringContaining('NUL') }]);
+    const bytes = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...headers, authorization: `Bearer ${ADMIN_KEY}` },
+      payload: Buffer.from([0x69, 0x64, 0x0a, 0xc3, 0x28, 0x0a]),
+    });
+    expect(bytes.statusCode, bytes.body).toBe(400);
+    expect(bytes.json().error.details).toEqual({ reason: 'invalid_utf8' });
   });
 
   it('keeps accepting NUL inside attestation claims, which are stored as JSON text', async () => {

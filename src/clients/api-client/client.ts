@@ -9,6 +9,15 @@ export { ApiError, ConnectionError } from './errors.js';
 /** Query parameters; undefined and null are left out. */
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
+/**
+ * What a request sends: a body as JSON, or, with `contentType`, a text body as given (a CSV file, say).
+ */
+export interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  contentType?: string;
+}
+
 export interface RawResponse {
   status: number;
   headers: Headers;
@@ -52,17 +61,14 @@ export class ApiClient {
     return url.toString();
   }
 
-  raw(method: string, path: string, options: { query?: Query; body?: unknown } = {}): Promise<RawResponse> {
+  raw(method: string, path: string, options: RequestOptions = {}): Promise<RawResponse> {
     const { progress } = this.options;
     const send = () => this.send(method, path, options);
     return progress ? progress(`${method} ${path}`, send) : send();
   }
 
-  private async send(
-    method: string,
-    path: string,
-    options: { query?: Query; body?: unknown },
-  ): Promise<RawResponse> {
+  private async send(method: string, path: string, options: RequestOptions): Promise<RawResponse> {
+    const { body: sent, contentType } = options;
     let response: Response;
     try {
       response = await fetch(this.url(path, options.query), {
@@ -71,9 +77,9 @@ export class ApiClient {
         headers: {
           ...this.options.headers,
           ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}),
-          ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(sent === undefined ? {} : { 'content-type': contentType ?? 'application/json' }),
         },
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        body: sent === undefined ? undefined : contentType ? String(sent) : JSON.stringify(sent),
       });
     } catch (error) {
       throw new ConnectionError(
@@ -89,11 +95,7 @@ export class ApiClient {
     return { status: response.status, headers: response.headers, body };
   }
 
-  async request<T>(
-    method: string,
-    path: string,
-    options: { query?: Query; body?: unknown } = {},
-  ): Promise<T> {
+  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
     const response = await this.raw(method, path, options);
     return (response.body.length ? JSON.parse(decoder.decode(response.body)) : null) as T;
   }

@@ -24,6 +24,10 @@ export const frameworkPath = (orgId: string, frameworkId?: string, suffix = '') 
 export const requirementPath = (orgId: string, frameworkId: string, requirementId?: string, suffix = '') =>
   frameworkPath(orgId, frameworkId, `/requirements${optional(requirementId)}${suffix}`);
 
+/** `/orgs/{orgId}/frameworks/{frameworkId}/requirements/import`: many records at once, from CSV or JSON. */
+export const requirementImportPath = (orgId: string, frameworkId: string) =>
+  frameworkPath(orgId, frameworkId, '/requirements/import');
+
 /** `/orgs/{orgId}/compliance…`: the org's score, history and snapshot routes. */
 export const compliancePath = (orgId: string, suffix = '') => orgPath(orgId, `/compliance${suffix}`);
 

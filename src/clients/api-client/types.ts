@@ -86,6 +86,9 @@ import type {
   OrgFrameworkListSchema,
   RequirementEvidenceListSchema,
   RequirementEvidenceSchema,
+  ImportBody as RequirementImportBodySchema,
+  ImportResultSchema as RequirementImportResultSchema,
+  ImportRowErrorSchema as RequirementImportRowErrorSchema,
   RequirementItemSchema,
   RequirementListSchema,
 } from '../../features/requirements/requirements.schemas.js';
@@ -192,6 +195,10 @@ export type RequirementList = Static<typeof RequirementListSchema>;
 export type Requirement = Static<typeof RequirementItemSchema>;
 export type RequirementEvidence = Static<typeof RequirementEvidenceSchema>;
 export type RequirementEvidenceList = Static<typeof RequirementEvidenceListSchema>;
+/** `POST …/requirements/import`: its JSON body, its answer, and each refused row of a `400` (`details.rows`). */
+export type RequirementImportBody = Static<typeof RequirementImportBodySchema>;
+export type RequirementImportResult = Static<typeof RequirementImportResultSchema>;
+export type RequirementImportRowError = Static<typeof RequirementImportRowErrorSchema>;
 
 /** Internal audits (9.2), their findings (10.2) and management reviews (9.3). */
 export type InternalAudit = Static<typeof AuditSchema>;

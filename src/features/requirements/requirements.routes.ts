@@ -1,4 +1,7 @@
+import type { Static } from 'typebox';
 import type { FeatureRoutes } from '../../context.js';
+import { badRequest } from '../../platform/errors.js';
+import { INVALID_UTF8, isUtf8 } from '../../platform/text.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
 import { principalOf, reviewerOf } from '../auth/auth.plugin.js';
 import { heldLibrary } from '../cte/library.service.js';
@@ -10,6 +13,10 @@ import { frameworkComplianceOf, orgFrameworksOf } from '../scores/scores.service
 import {
   FrameworkComplianceSchema,
   FrameworkHistoryQuery,
+  ImportBody,
+  ImportCsvBody,
+  ImportQuery,
+  ImportResultSchema,
   OrgFrameworkListSchema,
   OrgFrameworkParams,
   OrgRequirementEvidenceItemParams,
@@ -30,8 +37,12 @@ import {
   setRequirementStatus,
   withdrawAssessment,
 } from './requirements.service.js';
+import { importRequirementRecords } from './requirements-import.service.js';
 
 const TAG = 'assessments';
+
+/** A whole framework's rows with notes fit (5,000 rows of a few hundred bytes), over the default limit. */
+const IMPORT_BODY_LIMIT = 8 * 1_048_576;
 const requirementPath = (orgId: string, frameworkId: string, requirementId: string) =>
   `/api/v1/orgs/${encodeURIComponent(orgId)}/frameworks/${encodeURIComponent(frameworkId)}/requirements/${encodeURIComponent(requirementId)}`;
 
@@ -183,6 +194,67 @@ export const requirementRoutes: FeatureRoutes = async function requirementRoutes
       return { orgId, frameworkId, ...entry };
     },
   );
+
+  // Its own context, so that the CSV parser serves this route only.
+  await app.register(async (scoped) => {
+    scoped.addContentTypeParser('text/csv', { parseAs: 'buffer' }, (_request, raw, done) => {
+      const bytes = raw as Buffer;
+      if (!isUtf8(bytes)) return done(badRequest(`The file ${INVALID_UTF8}`, { reason: 'invalid_utf8' }));
+      done(null, bytes.toString('utf8'));
+    });
+    // Two bodies, one per content type: the route states the type its schemas validate.
+    scoped.post<{
+      Params: Static<typeof OrgFrameworkParams>;
+      Querystring: Static<typeof ImportQuery>;
+      Body: Static<typeof ImportBody> | Static<typeof ImportCsvBody>;
+    }>(
+      '/orgs/:orgId/frameworks/:frameworkId/requirements/import',
+      {
+        bodyLimit: Math.max(ctx.config.bodyLimitBytes, IMPORT_BODY_LIMIT),
+        // JSON strings are pattern-checked by the schema, and the import checks every CSV cell itself, so
+        // that a NUL is refused with the line and column it is on.
+        config: { scope: 'write', bodyMayHoldNul: true },
+        schema: {
+          tags: [TAG],
+          summary:
+            'Import statuses, applicability, notes and owners of many requirements at once (all or none)',
+          description:
+            'A JSON list of rows, or a CSV file (`Content-Type: text/csv`) with a header row. Every row is checked ' +
+            'before anything is written: an unknown requirement (with the nearest id), an unknown status, an ' +
+            'exclusion without a justification, a requirement on two rows, an empty file or more than 5,000 rows → ' +
+            '`400` whose `details.rows` lists every bad row as `{row, column, message}`, and nothing is written. ' +
+            'Otherwise every row is written in one transaction: an empty cell leaves its column as it is, a row ' +
+            'equal to the record is `unchanged` (nothing written or logged), and each status or applicability ' +
+            'that changes is logged as a single change would be. `dryRun` (body or query) answers the same and ' +
+            'writes nothing. A signed-in person is the reviewer; an API key names one (`reviewer`).',
+          params: OrgFrameworkParams,
+          querystring: ImportQuery,
+          body: {
+            content: {
+              'application/json': { schema: ImportBody },
+              'text/csv': { schema: ImportCsvBody },
+            },
+          },
+          response: { 200: ImportResultSchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { orgId, frameworkId } = request.params;
+        const { body, query } = request;
+        const options: { dryRun?: boolean; reviewer?: string } = typeof body === 'string' ? {} : body;
+        return importRequirementRecords(
+          ctx.db.em(),
+          { orgId, frameworkId },
+          typeof body === 'string' ? { csv: body } : { rows: body.rows },
+          {
+            dryRun: query.dryRun ?? options.dryRun ?? false,
+            reviewer: reviewerOf(request, query.reviewer ?? options.reviewer ?? ''),
+            keyId: principalOf(request).actor.id,
+          },
+        );
+      },
+    );
+  });
 
   app.get(
     '/orgs/:orgId/frameworks/:frameworkId/compliance',

@@ -10,7 +10,7 @@ import {
   PlainText,
   Timestamp,
 } from '../../shared/schemas.js';
-import { ASSESSMENT_SOURCES } from '../../shared/vocabulary.js';
+import { ASSESSMENT_SOURCES, REQUIREMENT_STATUSES } from '../../shared/vocabulary.js';
 import { JustificationSchema } from '../cte/cte.schemas.js';
 import {
   EvidenceItemParams as ControlEvidenceItemParams,
@@ -188,4 +188,100 @@ export const RequirementEvidenceListSchema = Type.Object({
   frameworkId: Type.String(),
   requirementId: Type.String(),
   evidence: Type.Array(RequirementEvidenceSchema, { description: 'Newest first' }),
+});
+
+/** The most rows one import takes: a framework's worth with room to spare (SP 800-53 has about 1,200). */
+export const MAX_IMPORT_ROWS = 5000;
+
+const IMPORT_DESCRIPTION =
+  'empty or absent: left as it is. Checked row by row with the others, so that a refusal lists every bad row';
+
+/** One row of an import: a requirement and what to record on it (JSON rows; a CSV file has these columns). */
+export const ImportRowSchema = Type.Object(
+  {
+    requirementId: PlainText({
+      maxLength: 200,
+      description: "The requirement's id in the framework's own notation (A.6.2.8, Art. 26(6), GOVERN 1.1)",
+    }),
+    status: Type.Optional(
+      PlainText({
+        maxLength: 64,
+        description: `${REQUIREMENT_STATUSES.join(' | ')} (case and spaces aside: "In progress" reads as in_progress); ${IMPORT_DESCRIPTION}`,
+      }),
+    ),
+    applicable: Type.Optional(
+      Type.Boolean({ description: 'false needs a justification; in CSV true/false, yes/no or 1/0' }),
+    ),
+    justification: Type.Optional(
+      PlainText({ maxLength: 4000, description: 'Why it does or does not apply; goes with applicable' }),
+    ),
+    note: Type.Optional(
+      PlainText({ maxLength: 4000, description: `Kept on the record; ${IMPORT_DESCRIPTION}` }),
+    ),
+    owner: Type.Optional(PlainText({ maxLength: 200, description: 'Who is responsible' })),
+  },
+  { additionalProperties: false },
+);
+
+export const ImportBody = Type.Object(
+  {
+    rows: Type.Array(ImportRowSchema, {
+      description: `At most ${MAX_IMPORT_ROWS}; an error names a row by its 1-based position here`,
+    }),
+    dryRun: Type.Optional(Type.Boolean({ description: 'Validate and report, write nothing' })),
+    reviewer: Type.Optional(
+      PlainText({ minLength: 1, maxLength: 200, description: 'Who decided (an API key must name them)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ImportCsvBody = Type.String({
+  description:
+    'A CSV file (RFC 4180, UTF-8, a byte order mark allowed): a header row naming the columns requirementId, ' +
+    'status, applicable, justification, note, owner (any case; title and domain are read and ignored), then ' +
+    'one row per requirement. An error names a row by its line in the file.',
+});
+
+export const ImportQuery = Type.Object(
+  {
+    dryRun: Type.Optional(Type.Boolean({ description: 'Validate and report, write nothing' })),
+    reviewer: Type.Optional(
+      PlainText({ minLength: 1, maxLength: 200, description: 'Who decided (an API key must name them)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const IMPORT_OUTCOMES = ['created', 'changed', 'unchanged'] as const;
+export type ImportOutcome = (typeof IMPORT_OUTCOMES)[number];
+export const IMPORT_FIELDS = ['status', 'applicable', 'justification', 'note', 'owner'] as const;
+export type ImportField = (typeof IMPORT_FIELDS)[number];
+
+export const ImportResultSchema = Type.Object({
+  orgId: Type.String(),
+  frameworkId: Type.String(),
+  dryRun: Type.Boolean({ description: 'True: nothing was written; the counts say what the import would do' }),
+  counts: Type.Object({
+    created: Type.Integer({ description: 'Requirements that had no record yet' }),
+    changed: Type.Integer(),
+    unchanged: Type.Integer({ description: 'Rows equal to the record: nothing written, nothing logged' }),
+  }),
+  rows: Type.Array(
+    Type.Object({
+      row: Type.Integer({
+        description: 'The line in the file (CSV) or the position in `rows` (JSON), from 1',
+      }),
+      requirementId: Type.String(),
+      outcome: Type.Enum(IMPORT_OUTCOMES, { description: IMPORT_OUTCOMES.join(' | ') }),
+      fields: Type.Array(Type.Enum(IMPORT_FIELDS), { description: 'What the row changes on the record' }),
+    }),
+  ),
+});
+
+/** One refused row, as a `400`'s `details.rows` lists them. */
+export const ImportRowErrorSchema = Type.Object({
+  row: Type.Integer({ description: 'The line in the file (CSV) or the position in `rows` (JSON), from 1' }),
+  column: Nullable(Type.String({ description: 'The column at fault; null for the row or file as a whole' })),
+  message: Type.String(),
 });
