@@ -106,6 +106,16 @@ export function requirementIds(frameworkId: string): string[] {
   return ids;
 }
 
+/** A built-in framework's provisions that bind no organization (penalties, dates): never gaps. */
+export function bindingNoOne(frameworkId: string): Set<string> {
+  const framework = readJson(new URL(`frameworks/${frameworkId}.json`, FIXTURES));
+  return new Set(
+    (framework.requirements as { id: string; bindsNoOne?: true }[])
+      .filter((requirement) => requirement.bindsNoOne)
+      .map((requirement) => requirement.id),
+  );
+}
+
 const INVERSE: Record<Relationship, Relationship> = {
   equal: 'equal',
   subset: 'superset',

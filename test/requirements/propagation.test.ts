@@ -224,22 +224,23 @@ describe.each(dbKinds)('propagation of every framework’s records on %s', (kind
     });
 
     it('gives a mapped ISO 42001 control an inferred status while its own stays direct', async () => {
-      // A.7.6 is mapped to MAP 2.3 alone: a full mapped set. A.7.3 is mapped to two subcategories.
+      // A.7.6 is mapped to MAP 2.3 alone, by an intersect (a partial overlap): partial at most. A.7.3 is
+      // mapped to two subcategories.
       expect(neighbourIds(ref('iso-42001', 'A.7.6'), 'nist-ai-rmf')).toEqual(['MAP 2.3']);
       expect(neighbourIds(ref('iso-42001', 'A.7.3'), 'nist-ai-rmf')).toEqual(['MAP 2.3', 'MEASURE 2.10']);
-      const full = await a.get('iso-42001', 'A.7.6');
-      expect(full).toMatchObject({
+      const alone = await a.get('iso-42001', 'A.7.6');
+      expect(alone).toMatchObject({
         status: 'not_started',
         assessment: 'direct',
         applicable: true,
-        inferred: { status: 'implemented', coverage: 'covered', from: [source] },
+        inferred: { status: 'in_progress', coverage: 'partial', from: [source] },
       });
-      expect(full.inferred.justifications).toEqual([
+      expect(alone.inferred.justifications).toEqual([
         expect.objectContaining({
           frameworkId: 'nist-ai-rmf',
           controlId: 'MAP 2.3',
           controlStatus: 'implemented',
-          strength: 1,
+          strength: 0.5,
         }),
       ]);
       const partial = await a.get('iso-42001', 'A.7.3');
@@ -292,7 +293,7 @@ describe.each(dbKinds)('propagation of every framework’s records on %s', (kind
       const gap = (await a.gaps('iso-42001')).find((g) => g.controlId === 'A.7.6');
       expect(gap).toMatchObject({ assessment: 'direct', status: 'not_started' });
       expect(gap!.recommendation).toContain(
-        'The crosswalk infers covered from nist-ai-rmf MAP 2.3, more than the not started recorded: review the record of A.7.6.',
+        'The crosswalk infers partial from nist-ai-rmf MAP 2.3, more than the not started recorded: review the record of A.7.6.',
       );
       // A partial inference above the record is named too; the implemented source itself is no gap.
       const a73 = (await a.gaps('iso-42001')).find((g) => g.controlId === 'A.7.3');
@@ -309,13 +310,13 @@ describe.each(dbKinds)('propagation of every framework’s records on %s', (kind
       await a.status(source.frameworkId, source.requirementId, 'implemented');
     });
 
-    it('covers a GDPR article mapped to it alone, and gives partial credit to one mapped to several', async () => {
+    it('gives partial credit to a GDPR article mapped to it alone by an intersect, and to one mapped to several', async () => {
       expect(neighbourIds(ref('gdpr', 'Art. 34'), 'iso-27001')).toEqual(['A.5.26']);
       expect(neighbourIds(ref('gdpr', 'Art. 33'), 'iso-27001')).toHaveLength(5);
       expect(await a.get('gdpr', 'Art. 34')).toMatchObject({
         assessment: 'inferred',
-        status: 'implemented',
-        inferred: { status: 'implemented', coverage: 'covered', from: [source] },
+        status: 'in_progress',
+        inferred: { status: 'in_progress', coverage: 'partial', from: [source] },
       });
       expect(await a.get('gdpr', 'Art. 33')).toMatchObject({
         assessment: 'inferred',
@@ -381,7 +382,7 @@ describe.each(dbKinds)('propagation of every framework’s records on %s', (kind
       await a.status(source.frameworkId, source.requirementId, 'implemented');
     });
 
-    it('covers the namesake clause over the Harmonized Structure edge', async () => {
+    it('gives the namesake clause partial credit over the Harmonized Structure edge (an intersect)', async () => {
       const hs = crosswalk.filter(
         (e) =>
           e.origin === 'iso-harmonized-structure' &&
@@ -389,13 +390,12 @@ describe.each(dbKinds)('propagation of every framework’s records on %s', (kind
           e.source.requirementId === '4.1',
       );
       expect(hs.map((e) => e.target)).toEqual([ref('iso-27001-clauses', '4.1')]);
-      // Its only mapped 42001 clause: the set is complete, whatever the edge's relationship
-      // (`intersect` in the shipped crosswalk: one hop alone would give partial credit).
+      // Its only mapped 42001 clause, but the edge is an intersect: a partial overlap covers partly at most.
       expect(neighbourIds(ref('iso-27001-clauses', '4.1'), 'iso-42001-clauses')).toEqual(['4.1']);
       expect(await a.get('iso-27001-clauses', '4.1')).toMatchObject({
         assessment: 'inferred',
-        status: 'implemented',
-        inferred: { status: 'implemented', coverage: 'covered', from: [source] },
+        status: 'in_progress',
+        inferred: { status: 'in_progress', coverage: 'partial', from: [source] },
       });
       // The same id in the other clause framework is another requirement: no record there.
       expect((await a.get('iso-27001-clauses', '4.1')).updatedAt).toBeNull();
@@ -420,20 +420,21 @@ describe.each(dbKinds)('propagation of every framework’s records on %s', (kind
 
     beforeAll(async () => {
       a = orgApi(t, org('override'));
-      // GOVERN 1.1 is stated to map to exactly these two ISO 42001 controls: implementing both covers it.
+      // GOVERN 1.1 is stated to map to these two ISO 42001 controls, each by an intersect: implementing both
+      // covers it only in part.
       expect(neighbourIds(target, 'iso-42001')).toEqual(['A.2.2', 'A.2.4']);
       expect(neighbours(target).filter((n) => n.ref.frameworkId === 'iso-42001' && n.inferred)).toEqual([]);
       for (const source of sources) await a.control(source.requirementId, 'implemented');
     });
 
-    it('infers implemented before anything is recorded', async () => {
+    it('infers in progress before anything is recorded', async () => {
       expect(await a.get(target.frameworkId, target.requirementId)).toMatchObject({
         assessment: 'inferred',
-        status: 'implemented',
+        status: 'in_progress',
         updatedAt: null,
-        inferred: { status: 'implemented', coverage: 'covered' },
+        inferred: { status: 'in_progress', coverage: 'partial' },
       });
-      expect(await gapOf('GOVERN 1.1')).toBeUndefined();
+      expect(await gapOf('GOVERN 1.1')).toMatchObject({ status: 'partial' });
     });
 
     it('lets a direct not started win, shows the inference beside it, and says so in the gap', async () => {
@@ -444,14 +445,14 @@ describe.each(dbKinds)('propagation of every framework’s records on %s', (kind
         assessment: 'direct',
         status: 'not_started',
         reviewer: 'quinn',
-        inferred: { status: 'implemented', coverage: 'covered' },
+        inferred: { status: 'in_progress', coverage: 'partial' },
       });
       expect(entry.inferred.from).toHaveLength(2);
       expect(entry.inferred.from).toEqual(expect.arrayContaining(sources));
       const gap = await gapOf('GOVERN 1.1');
       expect(gap).toMatchObject({ assessment: 'direct', status: 'not_started' });
       expect(gap!.recommendation).toMatch(
-        /The crosswalk infers covered from iso-42001 A\.2\.[24], more than the not started recorded: review the record of GOVERN 1\.1\./,
+        /The crosswalk infers partial from iso-42001 A\.2\.[24], more than the not started recorded: review the record of GOVERN 1\.1\./,
       );
       expect(await a.list('nist-ai-rmf', '?assessment=direct')).toEqual([
         expect.objectContaining({ requirementId: 'GOVERN 1.1', status: 'not_started' }),
@@ -467,7 +468,7 @@ describe.each(dbKinds)('propagation of every framework’s records on %s', (kind
       directScore: scoreFor(counts(1, 0, 70, 1)),
     };
     const after = {
-      counts: counts(2, 2, 67, 1),
+      counts: counts(1, 3, 67, 1),
       assessed: { direct: 1, inferred: 3, none: 67 },
       directScore: scoreFor(counts(1, 0, 70, 1)),
     };
@@ -479,7 +480,7 @@ describe.each(dbKinds)('propagation of every framework’s records on %s', (kind
         (id) => strengthOf(strengths, 'nist-ai-rmf', id) > 0,
       );
       expect(reached.map((id) => [id, statusOfStrength(strengthOf(strengths, 'nist-ai-rmf', id))])).toEqual([
-        ['GOVERN 1.1', 'implemented'],
+        ['GOVERN 1.1', 'in_progress'],
         ['GOVERN 1.2', 'in_progress'],
         ['MAP 4.1', 'in_progress'],
       ]);
@@ -501,25 +502,25 @@ describe.each(dbKinds)('propagation of every framework’s records on %s', (kind
       const entry = await a.withdraw(target.frameworkId, target.requirementId);
       expect(entry).toMatchObject({
         assessment: 'inferred',
-        status: 'implemented',
+        status: 'in_progress',
         reviewer: null,
         justification: null,
-        inferred: { status: 'implemented', coverage: 'covered' },
+        inferred: { status: 'in_progress', coverage: 'partial' },
       });
-      expect(await gapOf('GOVERN 1.1')).toBeUndefined();
+      expect(await gapOf('GOVERN 1.1')).toMatchObject({ status: 'partial', assessment: 'inferred' });
       expect(await a.list('nist-ai-rmf', '?assessment=direct')).toEqual([
         expect.objectContaining({ requirementId: 'MEASURE 1.1' }),
       ]);
       const score = await a.compliance('nist-ai-rmf');
       expect(score).toMatchObject({ ...after, score: scoreFor(after.counts) });
-      expect(score.score).toBe(4.2); // (2 + 0.5 × 2) / 71
+      expect(score.score).toBe(3.5); // (1 + 0.5 × 3) / 71
       const govern1 = score.byDomain.find((d: { domain: string }) => d.domain === 'GOVERN 1');
       expect(govern1).toEqual({
         domain: 'GOVERN 1',
         domainTitle: expect.any(String),
         controlCount: 7,
-        counts: counts(1, 1, 5),
-        score: scoreFor(counts(1, 1, 5)),
+        counts: counts(0, 2, 5),
+        score: scoreFor(counts(0, 2, 5)),
       });
 
       const log = await t.db
@@ -586,8 +587,8 @@ describe.each(dbKinds)('propagation of every framework’s records on %s', (kind
       expect(iso.counts).toEqual(compliance.counts);
       expect(iso).toMatchObject({ score: 5.3, coverage: 0.0526 }); // 2 of 38 implemented
       const nist = res.frameworks[1];
-      // CTE coverage: GOVERN 1.1 and MEASURE 1.1 covered, GOVERN 1.2 and MAP 4.1 partial, of 71.
-      expect(nist.coverage).toBe(Math.round(((2 + 0.5 * 2) / 71) * 10_000) / 10_000);
+      // CTE coverage: MEASURE 1.1 covered, GOVERN 1.1, GOVERN 1.2 and MAP 4.1 partial, of 71.
+      expect(nist.coverage).toBe(Math.round(((1 + 0.5 * 3) / 71) * 10_000) / 10_000);
       expect((await a.compliance('iso-42001')).byDomain).toEqual(compliance.byDomain);
     });
   });
@@ -653,8 +654,9 @@ describe.each(dbKinds)('propagation of every framework’s records on %s', (kind
       // 1.2 keep their records
       ['2026-03-03', 2.8, counts(1, 2, 69)],
       ['2026-03-04', 2.8, counts(1, 2, 68, 1)], // + MAP 1.1 excluded
-      ['2026-03-05', 3.5, counts(2, 1, 68, 1)], // GOVERN 1.1 withdrawn: the crosswalk covers it
-      ['2026-03-06', 3.5, counts(2, 1, 68, 1)], // today, as of now
+      // GOVERN 1.1 withdrawn: the crosswalk gives it in progress, as its record said
+      ['2026-03-05', 2.8, counts(1, 2, 68, 1)],
+      ['2026-03-06', 2.8, counts(1, 2, 68, 1)], // today, as of now
     ];
 
     beforeAll(async () => {
@@ -720,7 +722,7 @@ describe.each(dbKinds)('propagation of every framework’s records on %s', (kind
       // ISO weeks: 23 Feb – 1 Mar (the org was created on the Sunday), then 2 – 8 Mar, current.
       expect(weekly.points.map((p) => [p.periodStart.slice(0, 10), p.score, p.counts])).toEqual([
         ['2026-02-23', 0, counts(0, 0, 72)],
-        ['2026-03-02', 3.5, counts(2, 1, 68, 1)],
+        ['2026-03-02', 2.8, counts(1, 2, 68, 1)],
       ]);
     });
 
