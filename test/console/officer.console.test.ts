@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, createScratchDatabase } from '../support/app.js';
@@ -21,6 +23,7 @@ const SIZES = {
 } as const;
 type Size = keyof typeof SIZES;
 const CATALOG_ID = 'officer-test-catalog';
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const EPOCH = '2026-12-01';
 
 let daemon: Daemon;
@@ -125,6 +128,22 @@ async function expectRecordInView(page: Page, requirementId: string) {
   expect(
     await panel.evaluate((element) => (globalThis as unknown as Web).getComputedStyle(element).boxShadow),
   ).not.toBe('none');
+}
+
+/** Serious or critical accessibility violations axe-core finds on the page. */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as {
+        axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
+      }
+    ).axe;
+    return (await axe.run()).violations;
+  });
+  return result
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.nodes.length})`);
 }
 
 const shot = (page: Page, name: string, size: Size) =>
@@ -250,6 +269,7 @@ describe("an officer's first hour in the console", { timeout: 120_000 }, () => {
       await poll(() => page.locator(`tr[data-requirement="${tenth}"]`).getAttribute('aria-selected')).toBe(
         'true',
       );
+      expect(await axeViolations(page)).toEqual([]);
       await shot(page, 'record', size);
 
       // From a search hit.
@@ -365,6 +385,7 @@ describe("an officer's first hour in the console", { timeout: 120_000 }, () => {
     await page.locator('table.requirements tr[data-requirement]').first().waitFor();
     await page.goBack();
     await table.waitFor();
+    expect(await axeViolations(page)).toEqual([]);
     await shot(page, 'frameworks', 'desktop');
     await page.setViewportSize(SIZES.phone);
     await shot(page, 'frameworks', 'phone');
@@ -442,6 +463,7 @@ describe("an officer's first hour in the console", { timeout: 120_000 }, () => {
       const gaps = page.getByTestId('system-gaps');
       await gaps.getByRole('link', { name: 'A.7.4', exact: true }).waitFor();
       expect(await gaps.getByRole('link', { name: 'A.6.2.4', exact: true }).count()).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
       await shot(page, 'system', size);
       await gaps.getByRole('link', { name: 'Art. 14', exact: true }).click();
       await expectRecordInView(page, 'Art. 14');
@@ -452,6 +474,7 @@ describe("an officer's first hour in the console", { timeout: 120_000 }, () => {
       await form.getByRole('button', { name: 'Save system' }).click();
       const notice = page.getByTestId('prohibited-practice');
       await notice.getByText('prohibited practice under the EU AI Act, Art. 5').waitFor();
+      await notice.scrollIntoViewIfNeeded();
       await shot(page, 'system-unacceptable', size);
       await notice.getByRole('link', { name: /Art\. 5/ }).click();
       await expectRecordInView(page, 'Art. 5(1)');
@@ -490,7 +513,6 @@ describe("an officer's first hour in the console", { timeout: 120_000 }, () => {
       await poll(() => box.inputValue()).toBe(example);
       const hits = page.getByTestId('search-results').locator(':scope > li');
       await hits.first().waitFor();
-      await shot(page, 'search', size);
       // Each hit shows the organization's status of the requirement.
       const first = hits.first();
       const frameworkId = (await first.getAttribute('data-framework'))!;
@@ -499,6 +521,8 @@ describe("an officer's first hour in the console", { timeout: 120_000 }, () => {
       await poll(() => first.getByTestId('hit-status').textContent()).toBe(
         label(record.status) + (record.assessment === 'inferred' ? ' (inferred)' : ''),
       );
+      expect(await axeViolations(page)).toEqual([]);
+      await shot(page, 'search', size);
       // The framework filter keeps that framework's hits only.
       await page.getByLabel('Framework', { exact: true }).selectOption('gdpr');
       await page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -523,6 +547,7 @@ describe("an officer's first hour in the console", { timeout: 120_000 }, () => {
       expect(await items.evaluateAll((all) => all.map((d) => (d as unknown as WebElement).open))).toEqual(
         listed.conflicts.map((_, i) => i < 3),
       );
+      expect(await axeViolations(page)).toEqual([]);
       await shot(page, 'conflicts', size);
       // Each parameter a conflict turns on, with the value the requirement sets, in words.
       await page

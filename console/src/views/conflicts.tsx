@@ -103,11 +103,16 @@ function ConflictList({ conflicts }: { conflicts: Conflict[] }) {
   );
 }
 
-/** The description's first sentence, as the conflict's headline. */
-const headline = (description: string) => {
-  const sentence = durationsInWords(description).split(/(?<=[.;:])\s/)[0];
-  return sentence.length > 160 ? `${sentence.slice(0, 157)}…` : sentence;
-};
+/**
+ * The description's first sentence as the conflict's headline (clipped when long), and what the open card
+ * still has to say: the rest of it, or all of it when the headline was clipped.
+ */
+function headline(description: string): { title: string; rest: string } {
+  const text = durationsInWords(description);
+  const [first, ...others] = text.split(/(?<=[.;:])\s/);
+  if (first.length > 160) return { title: `${first.slice(0, 157)}…`, rest: text };
+  return { title: first, rest: others.join(' ') };
+}
 
 function ConflictItem({
   conflict: c,
@@ -120,6 +125,7 @@ function ConflictItem({
   onToggle(open: boolean): void;
   details: Details | undefined;
 }) {
+  const { title, rest } = headline(c.description);
   return (
     <details
       className="card conflict"
@@ -129,10 +135,9 @@ function ConflictItem({
     >
       <summary>
         <Badge kind={c.severity}>{c.severity}</Badge> <Badge kind={c.kind}>{c.kind}</Badge>{' '}
-        <span className="conflict-title">{headline(c.description)}</span>{' '}
-        <span className="muted">{c.conflictId}</span>
+        <span className="conflict-title">{title}</span> <span className="muted">{c.conflictId}</span>
       </summary>
-      <p>{durationsInWords(c.description)}</p>
+      {rest ? <p>{rest}</p> : null}
       <ul>
         {c.requirements.map((r) => (
           <li key={`${r.frameworkId}/${r.requirementId}/${r.parameter ?? ''}`}>

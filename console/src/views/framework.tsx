@@ -47,7 +47,7 @@ export function FrameworkView({
         <div className="framework-main">
           <div className="grid">
             <ScorePanel frameworkId={frameworkId} />
-            <GapList frameworkId={frameworkId} />
+            <GapList frameworkId={frameworkId} selected={requirementId} />
           </div>
           <Requirements frameworkId={frameworkId} selected={requirementId} />
         </div>

@@ -20,7 +20,7 @@ export function FrameworksView() {
       <Show loaded={frameworks}>
         {(f) => (
           <Scroll>
-            <table data-testid="frameworks">
+            <table className="stack" data-testid="frameworks">
               <thead>
                 <tr>
                   <th scope="col">Framework</th>
@@ -53,18 +53,22 @@ function FrameworkRow({ framework: fw }: { framework: OrgFramework }) {
           {fw.frameworkId} · {fw.controlCount} requirements
         </div>
       </th>
-      <td className="num">
+      <td className="num" data-label="Score">
         <span className="fw-score">{score(fw.score)}</span> <Bar value={fw.score} />
       </td>
-      <td className="num">{score(fw.directScore)}</td>
-      <td className="num">{pct(fw.coverage)}</td>
-      <td>
+      <td className="num" data-label="Direct score">
+        {score(fw.directScore)}
+      </td>
+      <td className="num" data-label="Coverage">
+        {pct(fw.coverage)}
+      </td>
+      <td data-label="Direct / inferred / none">
         <a href={frameworkHref(fw.frameworkId)}>Records</a>{' '}
         <span className="muted">
           {fw.assessed.direct} / {fw.assessed.inferred} / {fw.assessed.none}
         </span>
       </td>
-      <td>
+      <td data-label="Gaps">
         <GapCount frameworkId={fw.frameworkId} />
       </td>
     </tr>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { Assessment } from '../api';
 import { frameworkHref } from '../links';
 import { useGaps } from '../resources/cte';
 import { useOrgFrameworks } from '../resources/frameworks';
@@ -7,8 +8,18 @@ import { Badge, label, Show } from '../ui';
 /** How many gaps a list shows before "Show all N". */
 const TOP = 10;
 
-/** A framework's gaps by priority: the top ten, then every one on request; each links to its record. */
-export function GapList({ frameworkId }: { frameworkId: string }) {
+/** Where a gap's status comes from, in words. */
+const SOURCE_WORDS: Record<Assessment, string> = {
+  direct: 'as recorded',
+  inferred: 'inferred',
+  none: 'no record',
+};
+
+/**
+ * A framework's gaps by priority: the top ten, then every one on request; each links to its record, and the
+ * one whose record is open is marked.
+ */
+export function GapList({ frameworkId, selected }: { frameworkId: string; selected?: string }) {
   const [all, setAll] = useState(false);
   const gaps = useGaps(frameworkId);
   return (
@@ -25,11 +36,11 @@ export function GapList({ frameworkId }: { frameworkId: string }) {
             ) : (
               <ol className="gap-list" data-testid="gap-list" id={`gaps-${frameworkId}`}>
                 {(all ? g.gaps : g.gaps.slice(0, TOP)).map((gap) => (
-                  <li key={gap.controlId}>
+                  <li key={gap.controlId} aria-current={gap.controlId === selected ? 'true' : undefined}>
                     <a href={frameworkHref(frameworkId, gap.controlId)}>{gap.controlId}</a>{' '}
                     <Badge kind={gap.priority}>{gap.priority}</Badge>{' '}
                     <Badge kind={gap.status}>{label(gap.status)}</Badge>{' '}
-                    <span className="muted">{gap.assessment}</span>
+                    <span className="muted">{SOURCE_WORDS[gap.assessment]}</span>
                     <p>{gap.recommendation}</p>
                   </li>
                 ))}
