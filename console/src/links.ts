@@ -6,9 +6,14 @@ const seg = encodeURIComponent;
 
 export const pageHref = (page: string) => `#/${page}`;
 
-/** A framework's page, or one of its requirements opened in the panel. */
-export const frameworkHref = (frameworkId: string, requirementId?: string) =>
-  `#/frameworks/${seg(frameworkId)}${requirementId === undefined ? '' : `/${seg(requirementId)}`}`;
+/** Every framework (no id), a framework's page, or one of its requirements opened in the record panel. */
+export const frameworkHref = (frameworkId?: string, requirementId?: string) =>
+  frameworkId === undefined
+    ? '#/frameworks'
+    : `#/frameworks/${seg(frameworkId)}${requirementId === undefined ? '' : `/${seg(requirementId)}`}`;
+
+/** The gap list of a framework, every gap shown. */
+export const gapsHref = (frameworkId: string) => `#/gaps/${seg(frameworkId)}`;
 
 /** The attestations page with an epoch chosen. */
 export const epochHref = (epochId: string) => `#/attestations/${seg(epochId)}`;

@@ -3,21 +3,57 @@ import { createRoot } from 'react-dom/client';
 import { UNAUTHORIZED } from './api';
 import { pageHref, readInvitationToken, readRoute } from './links';
 import { resumeSession, type Signed, STORED, signIn, signOut } from './resources/session';
-import { ROUTES, routeOf } from './routes';
+import { ROUTES, type Route, routeOf } from './routes';
 import { type Session, SessionContext } from './ui';
 import { AcceptInvitationPage, SignInPage } from './views/signin';
 import './styles.css';
 
 const { key: KEY, org: ORG, person: PERSON } = STORED;
 
+/** The page and the item it shows (`frameworks/eu-ai-act`): a requirement opened on a framework page is not a new view. */
+const viewOf = (route: string[]) => route.slice(0, 2).join('/');
+
 function useRoute(): string[] {
   const [route, setRoute] = useState(readRoute);
   useEffect(() => {
-    const onChange = () => setRoute(readRoute());
+    let shown = readRoute();
+    const onChange = () => {
+      const next = readRoute();
+      // Another view opens at its top, before it renders (a record panel then scrolls itself into view).
+      if (viewOf(next) !== viewOf(shown)) window.scrollTo(0, 0);
+      shown = next;
+      setRoute(next);
+    };
     window.addEventListener('hashchange', onChange);
     return () => window.removeEventListener('hashchange', onChange);
   }, []);
   return route;
+}
+
+/** The navigation: the current page's entry kept in view where the entries scroll sideways (a phone). */
+function Navigation({ routes, current }: { routes: readonly Route[]; current: Route }) {
+  const list = useRef<HTMLUListElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each time another page is shown
+  useEffect(() => {
+    const ul = list.current;
+    const link = ul?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!ul || !link || ul.scrollWidth <= ul.clientWidth) return;
+    ul.scrollLeft = link.offsetLeft - (ul.clientWidth - link.offsetWidth) / 2;
+  }, [current]);
+  const section = current.within ?? current.id;
+  return (
+    <nav className="side" aria-label="Sections">
+      <ul ref={list}>
+        {routes.map(({ id, name }) => (
+          <li key={id}>
+            <a href={pageHref(id)} aria-current={section === id ? 'page' : undefined}>
+              {name}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
 }
 
 function Console({ signed, onSignOut }: { signed: Signed; onSignOut(): void }) {
@@ -96,17 +132,7 @@ function Console({ signed, onSignOut }: { signed: Signed; onSignOut(): void }) {
           Sign out
         </button>
       </header>
-      <nav className="side" aria-label="Sections">
-        <ul>
-          {shown.map(({ id, name }) => (
-            <li key={id}>
-              <a href={pageHref(id)} aria-current={page === id ? 'page' : undefined}>
-                {name}
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <Navigation routes={shown.filter((candidate) => !candidate.within)} current={current} />
       <main id="main" tabIndex={-1}>
         {!session ? (
           signed.person && !signed.platform ? (

@@ -4,16 +4,22 @@ import { AssessmentsView, AssessmentView } from './views/assessments';
 import { AttestationsView } from './views/attestations';
 import { AuditTrailView } from './views/audit';
 import { AuditsView, AuditView, FindingsView, FindingView } from './views/audits';
-import { ConflictsView, CoverageView, SearchView } from './views/cte';
+import { ConflictsView } from './views/conflicts';
+import { CoverageView } from './views/coverage';
 import { DocumentsView, DocumentView } from './views/documents';
 import { DueView } from './views/due';
+import { ExportsView } from './views/exports';
 import { FrameworkView } from './views/framework';
+import { FrameworksView } from './views/frameworks';
+import { GapsView } from './views/gaps';
 import { ReviewsView, ReviewView } from './views/management-reviews';
 import { MembersView } from './views/members';
 import { Overview } from './views/overview';
-import { ExportsView, SnapshotsView, SystemsView } from './views/records';
 import { RisksView, RiskView } from './views/risks';
+import { SearchView } from './views/search';
+import { SnapshotsView } from './views/snapshots';
 import { SystemView } from './views/system';
+import { SystemsView } from './views/systems';
 import { WebhooksView } from './views/webhooks';
 
 /**
@@ -26,6 +32,8 @@ export interface Route {
   page(params: string[]): ReactNode;
   /** Whether the signed-in key or person may use the page; absent: everyone. */
   visible?(session: Session): boolean;
+  /** A page reached from another one, not listed in the navigation: the id of the entry it belongs to. */
+  within?: string;
 }
 
 export const ROUTES: readonly Route[] = [
@@ -34,9 +42,18 @@ export const ROUTES: readonly Route[] = [
   {
     id: 'frameworks',
     name: 'Frameworks',
-    page: ([frameworkId, requirementId]) => (
-      <FrameworkView frameworkId={frameworkId ?? 'iso-42001'} requirementId={requirementId} />
-    ),
+    page: ([frameworkId, requirementId]) =>
+      frameworkId ? (
+        <FrameworkView key={frameworkId} frameworkId={frameworkId} requirementId={requirementId} />
+      ) : (
+        <FrameworksView />
+      ),
+  },
+  {
+    id: 'gaps',
+    name: 'Gaps',
+    within: 'frameworks',
+    page: ([frameworkId]) => <GapsView key={frameworkId} frameworkId={frameworkId ?? 'iso-42001'} />,
   },
   { id: 'coverage', name: 'Coverage', page: () => <CoverageView /> },
   { id: 'conflicts', name: 'Conflicts', page: () => <ConflictsView /> },

@@ -75,6 +75,10 @@ export const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) :
 export const when = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').slice(0, 19) : '—');
 export const label = (value: string) => value.replace(/_/g, ' ');
 
+/** What a requirement counts as, and whether the crosswalk infers it rather than the org recording it. */
+export const statusText = (r: { status: string; assessment: string; applicable: boolean }) =>
+  r.applicable ? `${label(r.status)}${r.assessment === 'inferred' ? ' (inferred)' : ''}` : 'not applicable';
+
 export function Bar({ value, text }: { value: number | null; text?: string }) {
   const width = value === null ? 0 : Math.max(0, Math.min(100, value));
   return (

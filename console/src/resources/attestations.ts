@@ -31,6 +31,23 @@ export const useLatestAttestations = (limit: number) => {
   return useLoad(() => api.get<AttestationList>(attestationPath(orgId), { limit }), [orgId]);
 };
 
+/** How many of the org's newest attestations a system's page looks through for the system's own. */
+export const SYSTEM_SCAN = 1000;
+
+/**
+ * A system's attestations among the org's newest `SYSTEM_SCAN` (the list has no filter by system): newest first.
+ */
+export const useSystemAttestations = (systemId: string) => {
+  const { api, orgId } = useSession();
+  return useLoad(async () => {
+    const page = await api.get<AttestationList>(attestationPath(orgId), { limit: SYSTEM_SCAN });
+    return {
+      attestations: page.attestations.filter((a) => a.systemId === systemId),
+      complete: page.nextCursor === null,
+    };
+  }, [orgId, systemId]);
+};
+
 export const useEpoch = (epochId: string) => {
   const { api, orgId } = useSession();
   return useLoad(() => api.get<Epoch>(epochPath(orgId, epochId)), [orgId, epochId]);

@@ -1,5 +1,12 @@
 import { ctePath } from '../../../src/clients/api-client/paths.js';
-import type { AssessedGapReport, ConflictList, Coverage, FrameworkCoverage, SearchResult } from '../api';
+import type {
+  AssessedGapReport,
+  ConflictList,
+  Coverage,
+  FrameworkCoverage,
+  FrameworkDetail,
+  SearchResult,
+} from '../api';
 import { filled } from '../api';
 import { type Session, useLoad, useSession } from '../ui';
 
@@ -36,6 +43,24 @@ export const useConflicts = (filters: ConflictFilters) => {
   return useLoad(() => api.get<ConflictList>(ctePath('conflicts'), filled(filters)), [filters]);
 };
 
-/** The requirements of every framework closest in meaning to a text. */
-export const searchRequirements = (session: Session, query: string, limit = 20) =>
+/**
+ * The library's definition of each framework named (its requirements with their parameters), by id; the
+ * frameworks are loaded once per set of ids.
+ */
+export const useFrameworkDetails = (frameworkIds: readonly string[]) => {
+  const { api } = useSession();
+  const ids = [...new Set(frameworkIds)].sort();
+  return useLoad(
+    async () =>
+      new Map(
+        await Promise.all(
+          ids.map(async (id) => [id, await api.get<FrameworkDetail>(ctePath('frameworks', id))] as const),
+        ),
+      ),
+    [ids.join('\u001f')],
+  );
+};
+
+/** The requirements of every framework closest in meaning to a text (at most 100: the API's limit). */
+export const searchRequirements = (session: Session, query: string, limit = 100) =>
   session.api.post<SearchResult>(ctePath('embeddings', 'distance'), { query, limit });

@@ -20,9 +20,18 @@ export const useAiSystem = (systemId: string) => {
   return useLoad(() => api.get<AiSystem>(aiSystemPath(orgId, systemId)), [orgId, systemId]);
 };
 
-/** Changes a system; a new risk tier, lifecycle stage or purpose flags its approved assessments for review. */
+/**
+ * Changes a system (`description: null` clears it; `lifecycleStage: 'retired'` retires it); a new risk tier,
+ * lifecycle stage or purpose flags its approved assessments for review.
+ */
 export const changeAiSystem = (
   session: Session,
   systemId: string,
-  body: { riskLevel?: string; lifecycleStage?: string; purpose?: string; owner?: string },
+  body: {
+    description?: string | null;
+    owner?: string;
+    purpose?: string;
+    riskLevel?: string;
+    lifecycleStage?: string;
+  },
 ) => session.api.put<AiSystem>(aiSystemPath(session.orgId, systemId), body);

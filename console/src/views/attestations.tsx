@@ -1,9 +1,12 @@
 import { useState } from 'react';
+import { systemHref } from '../links';
 import { type Verification, verifyEpoch } from '../merkle';
 import { epochRecords, useAttestations, useEpoch } from '../resources/attestations';
+import { useAiSystems } from '../resources/systems';
 import { Badge, ErrorText, Field, Scroll, Show, useSession, when } from '../ui';
 
 const PAGE = 50;
+const ANY_SYSTEM = { riskLevel: '', lifecycleStage: '' };
 
 export function AttestationsView({ epochId: initialEpoch }: { epochId?: string }) {
   const [filters, setFilters] = useState({ level: '', epochId: initialEpoch ?? '', from: '', to: '' });
@@ -12,6 +15,9 @@ export function AttestationsView({ epochId: initialEpoch }: { epochId?: string }
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors[cursors.length - 1];
   const page = useAttestations(applied, PAGE, cursor);
+  // Each attestation's system by name, linked to its page (the API stores the system's id).
+  const systems = useAiSystems(ANY_SYSTEM);
+  const systemNames = new Map((systems.data?.systems ?? []).map((s) => [s.systemId, s.name]));
   return (
     <>
       <h1>Attestations</h1>
@@ -104,7 +110,13 @@ export function AttestationsView({ epochId: initialEpoch }: { epochId?: string }
                           {a.epochId}
                         </button>
                       </td>
-                      <td>{a.systemId ?? '—'}</td>
+                      <td>
+                        {a.systemId === null ? (
+                          '—'
+                        ) : (
+                          <a href={systemHref(a.systemId)}>{systemNames.get(a.systemId) ?? a.systemId}</a>
+                        )}
+                      </td>
                       <td>{a.controlIds.join(', ')}</td>
                       <td>
                         <code>{a.contentHash.slice(0, 16)}…</code>
