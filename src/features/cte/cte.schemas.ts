@@ -59,6 +59,18 @@ export const FrameworkControlSchema = Type.Object({
   legal: Type.Boolean({ description: 'A legally binding obligation' }),
   topics: Type.Optional(Type.Array(Type.String())),
   appliesTo: Type.Optional(Type.Array(Type.String())),
+  scope: Type.Optional(
+    Type.String({
+      description:
+        'Which AI systems or models a legal provision concerns: high-risk, prohibited-practices, gpai, ' +
+        'certain-ai-systems (…), all-ai-systems; it decides which systems count toward a gap’s priority',
+    }),
+  ),
+  bindsNoOne: Type.Optional(
+    Type.Literal(true, {
+      description: 'Penalties, entry into force, transitional dates: no organization meets them, so never a gap',
+    }),
+  ),
   parameters: Type.Optional(Type.Array(ParameterSchema)),
 });
 
