@@ -168,9 +168,26 @@ describe.each(dbKinds)('internal audits, findings and the nonconformity cap (%s)
         body: { status: 'implemented', reviewer: 'r' },
       });
     }
+    // The shipped crosswalk's edges all intersect, so nothing is inferred implemented from it alone: a mapping
+    // stated equal by a source (Art. 16 has no shipped edge) gives one requirement full credit.
+    const mapped = await t.request({
+      method: 'POST',
+      url: '/api/v1/cte/mappings',
+      body: {
+        sourceFrameworkId: 'iso-42001',
+        sourceId: 'A.2.2',
+        targetFrameworkId: 'eu-ai-act',
+        targetId: 'Art. 16',
+        relationship: 'equal',
+        rationale: 'A mapping of the test: the two are read as the same duty.',
+        source: 'Test mapping guide',
+      },
+    });
+    expect(mapped.statusCode).toBe(201);
     const inferred = (
       await get(`${ORG}/frameworks/eu-ai-act/requirements?assessment=inferred&status=implemented`)
     ).requirements[0];
+    expect(inferred.requirementId).toBe('Art. 16');
     const audit = await plan();
     const minor = await t.request({
       method: 'POST',

@@ -110,7 +110,22 @@ describe.each(dbKinds)('the AI risk register (%s)', (kind) => {
   });
 
   it('derives treating → treated from the records, through another framework’s record too', async () => {
-    // An EU AI Act requirement the crosswalk infers as implemented once every ISO/IEC 42001 control is.
+    // An EU AI Act requirement the crosswalk infers as implemented once every ISO/IEC 42001 control is. The
+    // shipped edges all intersect (partial at most), so a source's mapping stated equal gives Art. 16 that.
+    const mapped = await t.request({
+      method: 'POST',
+      url: '/api/v1/cte/mappings',
+      body: {
+        sourceFrameworkId: 'iso-42001',
+        sourceId: 'A.2.2',
+        targetFrameworkId: 'eu-ai-act',
+        targetId: 'Art. 16',
+        relationship: 'equal',
+        rationale: 'A mapping of the test: the two are read as the same duty.',
+        source: 'Test mapping guide',
+      },
+    });
+    expect(mapped.statusCode).toBe(201);
     const controls = (await t.request({ method: 'GET', url: `${ORG}/controls` })).json().controls;
     for (const control of controls) await status('iso-42001', control.controlId, 'implemented');
     const eu = (

@@ -11,6 +11,7 @@ import { type Database, openDatabase } from '../../src/platform/db/database.js';
 import { InProcessJobRunner } from '../../src/platform/jobs/in-process.runner.js';
 import type { JobRunner } from '../../src/platform/jobs/jobs.js';
 import type { Scope } from '../../src/shared/vocabulary.js';
+import { pgliteTemplate } from './pglite-template.js';
 
 export type DbKind = 'pglite' | 'postgres';
 
@@ -61,7 +62,7 @@ export async function openTestDatabase(
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     ...env,
   });
-  const db = await openDatabase(config, { inMemory: kind === 'pglite' });
+  const db = await openDatabase(config, { inMemory: kind === 'pglite', template: pgliteTemplate() });
   await seedControlLibrary(db.em());
   return {
     db,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { ADMIN_KEY } from './app.js';
 import { freePort } from './free-port.js';
+import { seedDataDir } from './pglite-template.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 export const COMPLY_BIN = path.join(root, 'bin/comply');
@@ -21,6 +22,8 @@ export interface Daemon {
 export async function startDaemon(env: Record<string, string> = {}): Promise<Daemon> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'comply-daemon-'));
+  // A daemon on PostgreSQL has no use for the embedded database; one on PGlite starts from the migrated one.
+  if (!env.DATABASE_URL) seedDataDir(dataDir);
   const child = spawn(COMPLY_BIN, ['serve'], {
     env: {
       ...process.env,
