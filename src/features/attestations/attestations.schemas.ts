@@ -100,7 +100,8 @@ export const AttestationListQuery = Type.Object({
     PlainText({
       minLength: 1,
       maxLength: 200,
-      description: "Only the attestations about this AI system (its systemId, as an attestation's `systemId` holds it)",
+      description:
+        "Only the attestations about this AI system (its systemId, as an attestation's `systemId` holds it)",
     }),
   ),
   from: Type.Optional(Type.String({ format: 'date-time', description: 'Earliest timestamp, inclusive' })),
