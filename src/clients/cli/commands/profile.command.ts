@@ -21,20 +21,6 @@ function collectRole(value: string, previous: string[] = []): string[] {
 
 const yesNo = (value: boolean) => (value ? 'yes' : 'no');
 
-/** Where an exclusion stands, in words: what the record holds and who decided. */
-function stateText(exclusion: ProfileExclusion): string {
-  switch (exclusion.state) {
-    case 'applied':
-      return 'applied (excluded by the profile)';
-    case 'confirmed':
-      return `confirmed (not applicable, recorded by ${exclusion.reviewer ?? 'someone'})`;
-    case 'overridden':
-      return `overridden (applies, recorded by ${exclusion.reviewer ?? 'someone'})`;
-    default:
-      return 'proposed (not written yet)';
-  }
-}
-
 const requirementList = (items: { requirementId: string }[]) =>
   items.map((item) => item.requirementId).join(', ');
 
