@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, createScratchDatabase } from '../support/app.js';
@@ -107,6 +108,14 @@ const fitsTheScreen = (page: Page) =>
 
 const shot = (page: Page, name: string, size: Size) =>
   page.screenshot({ path: `/tmp/console-${name}-${size}.png`, fullPage: false });
+// Like console.test.ts, every run refreshes the README's screenshot; COMPLY_CONSOLE_SCREENSHOTS=0 keeps it.
+const readmeShot = async (page: Page, name: string) => {
+  if (process.env.COMPLY_CONSOLE_SCREENSHOTS === '0') return;
+  await page.screenshot({
+    path: path.resolve(import.meta.dirname, '../../docs/console', name),
+    fullPage: false,
+  });
+};
 
 const row = (table: Locator, requirementId: string) =>
   table.locator(`tr[data-requirement="${requirementId}"]`);
@@ -238,6 +247,8 @@ describe('the scope of the organization under the EU AI Act, in the console', { 
     expect((await record('Art. 9')).applicable).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
     await shot(page, 'scope-preview', 'desktop');
+    await page.evaluate('window.scrollTo(0, 0)');
+    await readmeShot(page, 'scope.png');
 
     await form.getByRole('button', { name: 'Save' }).click();
     await form.getByText('Profile saved: the exclusions below follow from it', { exact: true }).waitFor();
