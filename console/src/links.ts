@@ -6,6 +6,9 @@ const seg = encodeURIComponent;
 
 export const pageHref = (page: string) => `#/${page}`;
 
+/** The applicability profile: what the organization is under the EU AI Act, and what therefore does not apply. */
+export const scopeHref = () => '#/scope';
+
 /** Every framework (no id), a framework's page, or one of its requirements opened in the record panel. */
 export const frameworkHref = (frameworkId?: string, requirementId?: string) =>
   frameworkId === undefined

@@ -16,6 +16,7 @@ import { ReviewsView, ReviewView } from './views/management-reviews';
 import { MembersView } from './views/members';
 import { Overview } from './views/overview';
 import { RisksView, RiskView } from './views/risks';
+import { ScopeView } from './views/scope';
 import { SearchView } from './views/search';
 import { SnapshotsView } from './views/snapshots';
 import { SystemView } from './views/system';
@@ -39,6 +40,7 @@ export interface Route {
 export const ROUTES: readonly Route[] = [
   { id: 'overview', name: 'Overview', page: () => <Overview /> },
   { id: 'due', name: 'Due', page: () => <DueView /> },
+  { id: 'scope', name: 'Scope', page: () => <ScopeView /> },
   {
     id: 'frameworks',
     name: 'Frameworks',

@@ -34,6 +34,7 @@ const READ_TOOLS = [
   'prepare_management_review',
   'what_is_due',
   'open_findings',
+  'applicability_profile',
 ];
 const WRITE_TOOLS = [
   'record_requirement_status',

@@ -31,21 +31,13 @@ export const useLatestAttestations = (limit: number) => {
   return useLoad(() => api.get<AttestationList>(attestationPath(orgId), { limit }), [orgId]);
 };
 
-/** How many of the org's newest attestations a system's page looks through for the system's own. */
-export const SYSTEM_SCAN = 1000;
-
-/**
- * A system's attestations among the org's newest `SYSTEM_SCAN` (the list has no filter by system): newest first.
- */
-export const useSystemAttestations = (systemId: string) => {
+/** One AI system's attestations, newest first, a page at a time (`cursor`: the previous page's `nextCursor`). */
+export const useSystemAttestations = (systemId: string, limit: number, cursor?: string) => {
   const { api, orgId } = useSession();
-  return useLoad(async () => {
-    const page = await api.get<AttestationList>(attestationPath(orgId), { limit: SYSTEM_SCAN });
-    return {
-      attestations: page.attestations.filter((a) => a.systemId === systemId),
-      complete: page.nextCursor === null,
-    };
-  }, [orgId, systemId]);
+  return useLoad(
+    () => api.get<AttestationList>(attestationPath(orgId), { systemId, limit, cursor }),
+    [orgId, systemId, cursor],
+  );
 };
 
 export const useEpoch = (epochId: string) => {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { OrgFramework } from '../api';
 import { HistoryChart } from '../chart';
-import { epochHref, frameworkHref } from '../links';
+import { epochHref, frameworkHref, scopeHref } from '../links';
 import { useLatestAttestations } from '../resources/attestations';
 import { useGaps } from '../resources/cte';
 import { useExpiringEvidence } from '../resources/evidence';
@@ -11,6 +11,7 @@ import {
   useFrameworkHistory,
   useOrgFrameworks,
 } from '../resources/frameworks';
+import { useApplicabilityProfile } from '../resources/profile';
 import { Badge, Bar, Pager, pct, Scroll, Show, score, useSession, when } from '../ui';
 
 export function FrameworkTable({ frameworks }: { frameworks: OrgFramework[] }) {
@@ -132,6 +133,7 @@ export function Overview() {
   return (
     <>
       <h1>Overview · {session.orgName}</h1>
+      <ScopePrompt />
       <div className="grid">
         <ScorePanel frameworkId="iso-42001" />
         <section aria-labelledby="gaps-heading" className="card">
@@ -186,6 +188,25 @@ export function Overview() {
         </section>
       </div>
     </>
+  );
+}
+
+/** Until the organization has an applicability profile, a prompt to give one: its EU AI Act scope is unknown. */
+function ScopePrompt() {
+  const profile = useApplicabilityProfile();
+  if (profile.data?.profile !== null) return null;
+  return (
+    <div className="prompt" role="note" data-testid="scope-prompt">
+      <p>
+        <a href={scopeHref()}>
+          <strong>Tell comply what your organization is under the EU AI Act</strong>
+        </a>
+      </p>
+      <p className="muted">
+        Provider, deployer, importer…: the requirements that bind none of its roles are then excluded, each
+        with its reason, and leave its gaps.
+      </p>
+    </div>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ISO_42001 } from '../../../src/shared/vocabulary.js';
+import { ISO_42001, PROFILE_REVIEWER } from '../../../src/shared/vocabulary.js';
 import { type Requirement, STATUSES } from '../api';
 import {
   type RequirementRef,
@@ -140,10 +140,12 @@ function ApplicabilityForm({ record, requirement }: { record: RequirementRef; re
   const session = useSession();
   const applicability = useAction();
   const person = session.person;
+  // An exclusion the applicability profile wrote is no one's judgement: overriding it takes a reason and a name.
+  const byProfile = requirement.reviewer === PROFILE_REVIEWER;
   const [appl, setAppl] = useState({
     applicable: requirement.applicable,
-    justification: requirement.justification ?? '',
-    reviewer: person?.name ?? requirement.reviewer ?? '',
+    justification: byProfile ? '' : (requirement.justification ?? ''),
+    reviewer: person?.name ?? (byProfile ? '' : (requirement.reviewer ?? '')),
   });
   return (
     <form

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
+import { PROFILE_REVIEWER } from '../../../src/shared/vocabulary.js';
 import type { Requirement } from '../api';
-import { frameworkHref } from '../links';
+import { frameworkHref, scopeHref } from '../links';
 import { useRequirement } from '../resources/frameworks';
 import { Badge, label, Show, useSession, when } from '../ui';
 import { Edits } from './requirement-edits';
@@ -84,7 +85,13 @@ function RecordFacts({ requirement: r }: { requirement: Requirement }) {
       <dt>Applicable</dt>
       <dd>{r.applicable ? 'yes' : `no: ${r.justification ?? ''}`}</dd>
       <dt>Reviewer</dt>
-      <dd>{r.reviewer ?? '—'}</dd>
+      <dd>
+        {r.reviewer === PROFILE_REVIEWER ? (
+          <a href={scopeHref()}>the applicability profile</a>
+        ) : (
+          (r.reviewer ?? '—')
+        )}
+      </dd>
       <dt>Owner</dt>
       <dd>{r.owner ?? '—'}</dd>
       <dt>Note</dt>

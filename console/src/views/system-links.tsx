@@ -1,6 +1,7 @@
+import { useState } from 'react';
 import type { Risk } from '../api';
 import { epochHref, frameworkHref, riskHref } from '../links';
-import { SYSTEM_SCAN, useSystemAttestations } from '../resources/attestations';
+import { useSystemAttestations } from '../resources/attestations';
 import { Badge, type Loaded, label, Scroll, Show, when } from '../ui';
 
 /** What an AI system's page links to: the risks that name it, the gaps they leave, and its attestations. */
@@ -116,23 +117,22 @@ export function SystemGaps({ risks }: { risks: RiskLoad }) {
   );
 }
 
+/** How many of a system's attestations one page of its list shows. */
+const ATTESTATION_PAGE = 20;
+
 export function SystemAttestations({ systemId }: { systemId: string }) {
-  const list = useSystemAttestations(systemId);
+  // Cursor paging: the stack holds the cursor of every page before the current one.
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const list = useSystemAttestations(systemId, ATTESTATION_PAGE, cursors[cursors.length - 1]);
   return (
     <section className="card wide" aria-labelledby="system-attestations">
       <h2 id="system-attestations">Attestations</h2>
       <Show loaded={list}>
         {(l) =>
-          l.attestations.length === 0 ? (
-            <p>
-              No attestation names this system
-              {l.complete ? '.' : ` among the organization's ${SYSTEM_SCAN} newest.`}
-            </p>
+          l.attestations.length === 0 && cursors.length === 1 ? (
+            <p>No attestation names this system.</p>
           ) : (
             <>
-              {l.complete ? null : (
-                <p className="muted">Among the organization's {SYSTEM_SCAN} newest attestations.</p>
-              )}
               <Scroll>
                 <table data-testid="system-attestations">
                   <thead>
@@ -163,6 +163,25 @@ export function SystemAttestations({ systemId }: { systemId: string }) {
                   </tbody>
                 </table>
               </Scroll>
+              {cursors.length === 1 && !l.nextCursor ? null : (
+                <nav className="pager" aria-label="Attestation pages of the system">
+                  <button
+                    type="button"
+                    disabled={cursors.length === 1}
+                    onClick={() => setCursors(cursors.slice(0, -1))}
+                  >
+                    Newer
+                  </button>
+                  <span>page {cursors.length}</span>
+                  <button
+                    type="button"
+                    disabled={!l.nextCursor}
+                    onClick={() => l.nextCursor && setCursors([...cursors, l.nextCursor])}
+                  >
+                    Older
+                  </button>
+                </nav>
+              )}
             </>
           )
         }

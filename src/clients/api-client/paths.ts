@@ -24,6 +24,12 @@ export const frameworkPath = (orgId: string, frameworkId?: string, suffix = '') 
 export const requirementPath = (orgId: string, frameworkId: string, requirementId?: string, suffix = '') =>
   frameworkPath(orgId, frameworkId, `/requirements${optional(requirementId)}${suffix}`);
 
+/**
+ * `/orgs/{orgId}/applicability-profile`: what the org is under the EU AI Act, and the exclusions that follow
+ * (`PUT` saves it; `?dryRun=true` previews).
+ */
+export const applicabilityProfilePath = (orgId: string) => orgPath(orgId, '/applicability-profile');
+
 /** `/orgs/{orgId}/frameworks/{frameworkId}/requirements/import`: many records at once, from CSV or JSON. */
 export const requirementImportPath = (orgId: string, frameworkId: string) =>
   frameworkPath(orgId, frameworkId, '/requirements/import');

@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import type { AgendaSchema, DueItemSchema } from '../../features/agenda/agenda.schemas.js';
 import type { AiSystemListSchema, AiSystemSchema } from '../../features/ai-systems/ai-systems.schemas.js';
+import type { ProfileBody, ProfileViewSchema } from '../../features/applicability/applicability.schemas.js';
 import type {
   AttestationListSchema,
   AttestationSchema,
@@ -199,6 +200,15 @@ export type RequirementEvidenceList = Static<typeof RequirementEvidenceListSchem
 export type RequirementImportBody = Static<typeof RequirementImportBodySchema>;
 export type RequirementImportResult = Static<typeof RequirementImportResultSchema>;
 export type RequirementImportRowError = Static<typeof RequirementImportRowErrorSchema>;
+
+/**
+ * The applicability profile (`GET`/`PUT …/applicability-profile`): its body, and the view every answer is — the
+ * profile, the EU AI Act exclusions it implies with their state, and the provisions that bind no organization.
+ */
+export type ApplicabilityProfileBody = Static<typeof ProfileBody>;
+export type ApplicabilityProfileView = Static<typeof ProfileViewSchema>;
+export type ApplicabilityProfile = NonNullable<ApplicabilityProfileView['profile']>;
+export type ProfileExclusion = ApplicabilityProfileView['exclusions'][number];
 
 /** Internal audits (9.2), their findings (10.2) and management reviews (9.3). */
 export type InternalAudit = Static<typeof AuditSchema>;

@@ -4,6 +4,7 @@ import type { ApiClient } from '../api-client/client.js';
 import { frameworkPath, requirementPath } from '../api-client/paths.js';
 import type { OrgFrameworkList, RequirementList } from '../api-client/types.js';
 import { registerDueTools } from './due.tools.js';
+import { registerProfileTools } from './profile.tools.js';
 import { registerReadTools, soaMarkdown, summarize } from './read.tools.js';
 import { registerReviewTools } from './review.tools.js';
 import { reading, type ToolContext } from './tool.js';
@@ -42,6 +43,7 @@ export function createMcpServer(options: McpOptions): McpServer {
   registerReadTools(server, context);
   registerReviewTools(server, context);
   registerDueTools(server, context);
+  registerProfileTools(server, context);
   if (!options.readOnly) registerWriteTools(server, context);
   registerResources(server, context);
   registerPrompts(server);

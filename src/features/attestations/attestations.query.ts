@@ -10,6 +10,7 @@ import { selectAttestation, selectAttestationPage } from './attestations.store.j
 export interface AttestationFilter {
   level?: AttestationLevel;
   epochId?: string;
+  systemId?: string;
   from?: string;
   to?: string;
   limit?: number;
@@ -79,6 +80,7 @@ export async function listAttestations(
   const page = await selectAttestationPage(em, orgId, {
     level: filter.level,
     epochId: filter.epochId,
+    systemId: filter.systemId,
     from,
     to,
     after: filter.cursor === undefined ? undefined : decodeCursor(filter.cursor),
@@ -124,10 +126,11 @@ export function attestationPageBody(
     filter.from === undefined &&
     filter.to === undefined;
   if (!newest) return listAttestations(em, orgId, filter).then(serialize);
-  const { level = '', epochId = '', limit = '', includeTotal = '' } = filter;
+  const { level = '', epochId = '', systemId = '', limit = '', includeTotal = '' } = filter;
+  // One entry per filter; JSON keeps the values apart whatever a systemId holds.
   return ctx.readCache.get(
     orgId,
-    `attestations?${level}&${epochId}&${limit}&${includeTotal}`,
+    `attestations?${JSON.stringify([level, epochId, systemId, limit, includeTotal])}`,
     async () => ({ value: await listAttestations(em, orgId, filter) }),
     serialize,
   );

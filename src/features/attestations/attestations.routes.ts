@@ -69,7 +69,8 @@ export const attestationRoutes: FeatureRoutes = async function attestationRoutes
         tags: ['attestations'],
         summary: "An organization's attestations, newest first",
         description:
-          'Filters: level, epochId, from/to (inclusive, on the attestation timestamp). Page with ' +
+          'Filters: level, epochId, systemId (the AI system an attestation is about), from/to (inclusive, on the ' +
+          'attestation timestamp). Page with ' +
           "`cursor` (the previous page's `nextCursor`, O(page) at any depth) or `offset`.",
         params: OrgIdParam,
         querystring: AttestationListQuery,

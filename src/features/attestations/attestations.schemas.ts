@@ -96,6 +96,14 @@ export const EpochParams = Type.Object({ orgId: OrgId, epochId: EpochId });
 export const AttestationListQuery = Type.Object({
   level: Type.Optional(LevelSchema),
   epochId: Type.Optional(EpochId),
+  systemId: Type.Optional(
+    PlainText({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        "Only the attestations about this AI system (its systemId, as an attestation's `systemId` holds it)",
+    }),
+  ),
   from: Type.Optional(Type.String({ format: 'date-time', description: 'Earliest timestamp, inclusive' })),
   to: Type.Optional(Type.String({ format: 'date-time', description: 'Latest timestamp, inclusive' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIST_LIMIT, default: DEFAULT_LIST_LIMIT })),

@@ -173,6 +173,7 @@ export const recordFromPrepared = (row: PreparedAttestation, receivedAt: Date): 
 export interface AttestationPageQuery {
   level?: AttestationLevel;
   epochId?: string;
+  systemId?: string;
   from?: Date;
   to?: Date;
   after?: { timestamp: Date; attestationId: string };
@@ -204,6 +205,10 @@ export async function selectAttestationPage(
   if (query.epochId) {
     where.push('epoch_id = ?');
     params.push(query.epochId);
+  }
+  if (query.systemId) {
+    where.push('system_id = ?');
+    params.push(query.systemId);
   }
   if (query.from) {
     where.push('attested_at >= ?');

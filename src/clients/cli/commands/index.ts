@@ -25,6 +25,7 @@ import { registerMappingCommands } from './mappings.command.js';
 import { registerMcpCommand } from './mcp.command.js';
 import { registerMemberCommands } from './members.command.js';
 import { registerOrgCommands } from './orgs.command.js';
+import { registerProfileCommands } from './profile.command.js';
 import { registerRequirementCommands } from './requirements.command.js';
 import { registerReviewCommands } from './reviews.command.js';
 import { registerRiskCommands } from './risks.command.js';
@@ -65,6 +66,7 @@ export function registerCommands(program: Command, cli: Cli): void {
   registerMappingCommands(program, cli);
   registerRequirementCommands(program, cli);
   registerAssessCommand(program, cli);
+  registerProfileCommands(program, cli);
   registerEvidenceCommands(program, cli);
   registerScoreCommand(program, cli);
   registerHistoryCommand(program, cli);

@@ -20,6 +20,7 @@ import { Migration20261128000650Reviews } from './Migration20261128000650Reviews
 import { Migration20261128000700Documents } from './Migration20261128000700Documents.js';
 import { Migration20261128000800Notifications } from './Migration20261128000800Notifications.js';
 import { Migration20261128000900ApplicabilityProfiles } from './Migration20261128000900ApplicabilityProfiles.js';
+import { Migration20261129000100AttestationSystemIndex } from './Migration20261129000100AttestationSystemIndex.js';
 
 /** Every migration, in the order of its name. Listed explicitly so the same set runs from source, tests and builds. */
 export const migrations = [
@@ -45,4 +46,5 @@ export const migrations = [
   Migration20261128000700Documents,
   Migration20261128000800Notifications,
   Migration20261128000900ApplicabilityProfiles,
+  Migration20261129000100AttestationSystemIndex,
 ];
