@@ -59,8 +59,9 @@ function exclusionReasons(requirement: Requirement, facts: ProfileFacts): string
   const binds = requirement.appliesTo ?? [];
   if (binds.length > 0 && !binds.some((role) => roles.has(role))) {
     const own = facts.euAiActRoles.map((role) => ROLE_WORDS[role].replace(/s$/, ''));
+    const noModels = binds.includes('gpaiProvider') && !facts.generalPurposeModels;
     reasons.push(
-      `it binds ${listed(binds.map((role) => ROLE_WORDS[role] ?? role))}, and the organization is ${own.length > 0 ? `a ${own.join(' and a ')}` : 'none of them'}${facts.generalPurposeModels ? '' : ' and provides no general-purpose AI model'}`,
+      `it binds ${listed(binds.map((role) => ROLE_WORDS[role] ?? role))}, and the organization is ${own.length > 0 ? `a ${own.join(' and a ')}` : 'none of them'}${noModels ? ' and provides no general-purpose AI model' : ''}`,
     );
   }
   const scope = requirement.scope ?? '';

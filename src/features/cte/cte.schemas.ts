@@ -68,7 +68,8 @@ export const FrameworkControlSchema = Type.Object({
   ),
   bindsNoOne: Type.Optional(
     Type.Literal(true, {
-      description: 'Penalties, entry into force, transitional dates: no organization meets them, so never a gap',
+      description:
+        'Penalties, entry into force, transitional dates: no organization meets them, so never a gap',
     }),
   ),
   parameters: Type.Optional(Type.Array(ParameterSchema)),
