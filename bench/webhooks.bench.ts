@@ -71,13 +71,17 @@ async function run(label: string, env: Record<string, string>, options: { worker
     `comply_bench_webhooks_${options.worker ? 'worker' : 'local'}`,
   );
   const common = { DATABASE_URL: databaseUrl, COMPLY_WEBHOOK_ALLOW_PRIVATE: 'true', ...env };
-  const daemon = await startDaemon(common);
+  // The worker first: a daemon on BullMQ is ready only once a worker serves its queues.
   const worker = options.worker
     ? spawn(path.join(ROOT, 'bin/comply'), ['worker'], {
         env: { ...process.env, ...common, LOG_LEVEL: 'warn' },
         stdio: ['ignore', 'inherit', 'inherit'],
       })
     : null;
+  const daemon = await startDaemon(common).catch((error) => {
+    worker?.kill('SIGTERM');
+    throw error;
+  });
   let secret = '';
   const receiver = await startReceiver(() => secret);
   const api = async <T>(route: string, body: unknown): Promise<T> => {

@@ -40,6 +40,7 @@ import { requirementRoutes } from './features/requirements/requirements.routes.j
 import { reviewRoutes } from './features/reviews/reviews.routes.js';
 import { riskRoutes } from './features/risks/risks.routes.js';
 import { sidecarKeyRoutes } from './features/sidecars/sidecar-keys.routes.js';
+import { jobRegistry } from './job-registry.js';
 import { OrgReadCache } from './platform/cache/org-read-cache.js';
 import { RevocationBus } from './platform/cache/revocations.js';
 import type { Config } from './platform/config.js';
@@ -211,6 +212,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     db,
     aiSystems,
     jobs,
+    jobQueues: jobRegistry.map((job) => job.name),
     caches,
     signIns,
     readCache,

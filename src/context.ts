@@ -40,6 +40,8 @@ export interface AppContext {
   /** Resolves the AI system an attestation names; the AI-system routes tell it what they changed. */
   aiSystems: AiSystemDirectory;
   jobs: JobRunner;
+  /** The queue of every registered job (src/job-registry.ts): with BullMQ, readiness asks that a worker serves each. */
+  jobQueues: readonly string[];
   caches: Caches;
   /** Failed sign-ins per email: slowed, then refused. */
   signIns: SignInThrottle;

@@ -11,6 +11,8 @@ import { warmOscalValidators } from './platform/oscal/validation.js';
 import { closeOnSignal } from './platform/shutdown.js';
 
 export interface RunningWorker {
+  /** Resolves once the worker serves every queue (its connections are up): see `WorkerPool.ready`. */
+  ready(): Promise<void>;
   /** Stops taking jobs, finishes the running ones, closes the pool. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -62,9 +64,15 @@ export async function startWorker(
   const metricsServer = metrics
     ? await startMetricsServer(metrics, config.metricsHost, config.metricsPort as number)
     : null;
-  log.info({ jobs: jobs.map((job) => job.name), metrics: metricsServer?.url }, 'comply worker ready');
+  // Said once every queue lists this worker among its workers: from then on the daemon counts it as running.
+  // Not awaited: with Redis away that waits, and a signal meanwhile must still stop the worker.
+  pool.ready().then(
+    () => log.info({ jobs: jobs.map((job) => job.name), metrics: metricsServer?.url }, 'comply worker ready'),
+    () => {},
+  );
   let closing: Promise<void> | undefined;
   return {
+    ready: () => pool.ready(),
     close: () => {
       closing ??= (async () => {
         await pool.close();

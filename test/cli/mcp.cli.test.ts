@@ -244,6 +244,65 @@ describe.each(dbKinds)('comply mcp on %s', { timeout: 120_000 }, (kind) => {
     expect((await tool(reader, 'audit_log')).isError).toBe(true);
   });
 
+  it('repeats in the text of each tool the items its structured result holds', async () => {
+    const textOf = (result: ToolResult) => result.content.map((c) => c.text ?? '').join('\n');
+    const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+    // Which gaps and why, with how many more there are and where.
+    const gaps = await tool(reader, 'get_gaps', { frameworkId: 'eu-ai-act', priority: 'critical', limit: 3 });
+    const gapList = gaps.structuredContent.gaps as {
+      requirementId: string;
+      status: string;
+      recommendation: string;
+    }[];
+    expect(gapList).toHaveLength(3);
+    for (const gap of gapList) {
+      expect(textOf(gaps)).toContain(`[critical] ${gap.requirementId} (${gap.status}`);
+      expect(textOf(gaps)).toContain(oneLine(gap.recommendation).slice(0, 60));
+    }
+    const total = gaps.structuredContent.total as number;
+    expect(textOf(gaps)).toContain(`- and ${total - 3} more (next page: offset 3)`);
+
+    // Each requirement with its title and status, bounded: the rest are counted.
+    const all = await tool(reader, 'list_requirements', { frameworkId: 'iso-42001' });
+    const requirements = all.structuredContent.requirements as { requirementId: string; title: string }[];
+    expect(requirements.length).toBeGreaterThan(20);
+    for (const r of requirements.slice(0, 20)) expect(textOf(all)).toContain(`${r.requirementId} "`);
+    expect(textOf(all)).toContain(`- and ${requirements.length - 20} more`);
+    const implemented = await tool(reader, 'list_requirements', {
+      frameworkId: 'iso-42001',
+      status: 'implemented',
+    });
+    const [a628] = implemented.structuredContent.requirements as { title: string }[];
+    expect(textOf(implemented)).toContain(`A.6.2.8 "${a628.title}": implemented (direct)`);
+
+    // Why a requirement is covered: the records it rests on.
+    const why = await tool(reader, 'explain_coverage', {
+      frameworkId: 'eu-ai-act',
+      requirementId: 'Art. 12',
+    });
+    expect(textOf(why)).toContain('iso-42001 A.6.2.8 implemented');
+
+    // Attestations, AI systems and conflicts by id, with what they say.
+    const attestations = await tool(reader, 'list_attestations', { epochId: 'e-1' });
+    const [attestation] = attestations.structuredContent.attestations as { attestationId: string }[];
+    expect(textOf(attestations)).toContain(attestation.attestationId);
+    expect(textOf(attestations)).toContain('controls A.6.2.6');
+    const systems = await tool(reader, 'list_ai_systems', {});
+    const [system] = systems.structuredContent.systems as { systemId: string }[];
+    expect(textOf(systems)).toContain(`Triage (high, design) ${system.systemId}`);
+    const conflicts = await tool(reader, 'list_conflicts', { frameworkId: 'gdpr' });
+    const conflictList = conflicts.structuredContent.conflicts as {
+      conflictId: string;
+      requirements: string[];
+    }[];
+    for (const conflict of conflictList.slice(0, 20)) {
+      expect(textOf(conflicts)).toContain(`${conflict.conflictId} (`);
+      expect(textOf(conflicts)).toContain(conflict.requirements.join(' and '));
+    }
+    expect(textOf(conflicts)).toContain('Resolution:');
+  });
+
   it('returns API refusals and bad input as tool errors, and keeps serving', async () => {
     const unknown = await tool(reader, 'get_score', { frameworkId: 'iso-99999' });
     expect(unknown.isError).toBe(true);

@@ -256,6 +256,8 @@ describe.runIf(dbKinds.includes('postgres'))('the embeddings job on a BullMQ wor
       { ...testDb.config, redisUrl: REDIS_TEST_URL },
       { prefix, log, jobs: [cteEmbeddingsJob] },
     );
+    // A job is refused at once while no worker serves its queue: wait for this one to be connected.
+    await worker.ready();
     try {
       expect(runner.kind).toBe('bullmq');
       const result = await runner.run(cteEmbeddingsJob, testDb.config.embeddings, { timeoutMs: 60_000 });

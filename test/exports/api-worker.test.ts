@@ -124,27 +124,3 @@ describe.runIf(dbKinds.includes('postgres'))('exports on a BullMQ worker', () =>
     expect(missing.statusCode).toBe(404);
   });
 });
-
-describe.runIf(dbKinds.includes('postgres'))('exports with a queue but no worker', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp('postgres', {
-      env: { COMPLY_JOB_WAIT_MS: '500' },
-      jobs: (db) =>
-        new BullmqJobRunner({
-          url: REDIS_TEST_URL,
-          db,
-          log,
-          prefix: `test-idle-${randomBytes(4).toString('hex')}`,
-        }),
-    });
-    await t.createOrg('acme');
-  });
-  afterAll(() => t?.close());
-
-  it('gives up after the configured wait with 503 instead of hanging', async () => {
-    const response = await t.request({ method: 'GET', url: '/api/v1/orgs/acme/export/soa' });
-    expect(response.statusCode).toBe(503);
-    expect(response.json().error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', details: { timeoutMs: 500 } });
-  });
-});

@@ -303,7 +303,8 @@ describe('buildOscalPackage', () => {
       const finding = result.findings?.find(
         (f) => f.target['target-id'] === `${control.controlId.toLowerCase()}_smt`,
       );
-      const satisfied = control.status === 'implemented' && control.evidenceCount > 0;
+      const satisfied =
+        control.status === 'implemented' && control.evidenceCount > 0 && control.evidenceExpired !== true;
       expect(finding?.target.status).toEqual(
         satisfied ? { state: 'satisfied', reason: 'pass' } : { state: 'not-satisfied', reason: 'other' },
       );
@@ -313,6 +314,48 @@ describe('buildOscalPackage', () => {
     }
     const reasons = new Set(result.findings?.map((f) => f.target.status.state));
     expect(reasons).toEqual(new Set(['satisfied', 'not-satisfied']));
+  });
+  it('does not satisfy an implemented control whose evidence has all expired, and says why', () => {
+    const expired = exportData();
+    const control = expired.controls.find(
+      (c) => c.applicable && c.status === 'implemented' && c.evidence.length > 0,
+    );
+    if (!control) throw new Error('the factory implements some applicable controls with evidence');
+    control.evidenceExpired = true;
+    const current = expired.controls.find(
+      (c) => c !== control && c.applicable && c.status === 'implemented' && c.evidence.length > 0,
+    );
+    const expiredPkg = buildOscalPackage(expired);
+    expectValid(expiredPkg);
+    const result = resultOf(expiredPkg);
+    const findingOf = (id: string) =>
+      result.findings?.find((f) => f.target['target-id'] === `${id.toLowerCase()}_smt`);
+    const notMet = findingOf(
+      expired.controls.find((c) => c.applicable && c.status === 'in_progress')?.controlId ?? '',
+    );
+    expect(findingOf(control.controlId)?.target.status).toEqual({
+      ...notMet?.target.status,
+      remarks: expect.stringContaining('all of its evidence has expired'),
+    });
+    expect(findingOf(control.controlId)?.target.status.state).toBe('not-satisfied');
+    expect(findingOf(current?.controlId ?? '')?.target.status).toEqual({
+      state: 'satisfied',
+      reason: 'pass',
+    });
+  });
+
+  it('gives the observation of evidence that expires its expiry', () => {
+    const result = resultOf(pkg);
+    const evidence = data.controls.flatMap((control) => control.evidence);
+    const expiring = evidence.filter((item) => item.expiresAt !== null);
+    expect(expiring.length).toBeGreaterThan(0);
+    expect(expiring.length).toBeLessThan(evidence.length);
+    const observations = result.observations ?? [];
+    expect(observations).toHaveLength(evidence.length);
+    // One observation per item, in the order the items are listed.
+    observations.forEach((observation, i) => {
+      expect(observation.expires).toBe(evidence[i].expiresAt ?? undefined);
+    });
   });
 });
 

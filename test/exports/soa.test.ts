@@ -510,14 +510,25 @@ describe('the note recorded with a status', () => {
     expect(squash(pdf)).toContain(squash('Approved by the AI board on 3 March; see minutes | item 4.'));
   });
 
-  it('is empty in a snapshot, which does not freeze it, and a note says so', async () => {
+  it('is empty in a snapshot taken before snapshots froze notes, and a note says so', async () => {
     const data = exportData({ snapshot: true });
     for (const control of data.controls) control.note = null;
     const { json, markdown } = await allFormats(data);
     expect(json.notes).toContain(
-      'Notes recorded with statuses are not part of this statement: a snapshot freezes the statuses, not their notes.',
+      'Notes recorded with statuses are not part of this statement: this snapshot was taken before snapshots froze them.',
     );
     expect(markdown).toContain('- **Note:** Notes recorded with statuses are not part of this statement');
+  });
+
+  it('is carried from a snapshot that froze it, without the note saying it is missing', async () => {
+    const data = exportData({ snapshot: true });
+    data.snapshotHasNotes = true;
+    const [first] = data.controls;
+    first.note = 'Frozen with the status.';
+    const { json, markdown } = await allFormats(data);
+    expect(json.controls[0].note).toBe('Frozen with the status.');
+    expect(json.notes.join(' ')).not.toContain('Notes recorded with statuses');
+    expect(markdown).not.toContain('Notes recorded with statuses');
   });
 });
 

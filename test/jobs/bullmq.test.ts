@@ -155,9 +155,13 @@ describe.runIf(dbKinds.includes('postgres'))('BullMQ jobs through real Redis', (
     expect(runner.pending()).toEqual({ jobs: 0, schedules: 0 });
   });
 
-  it('reports the queue as ready', async () => {
+  it('reports the queue reachable, and names the registered queues this pool does not serve', async () => {
     const res = await t.request({ method: 'GET', url: '/readyz' });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ready', database: 'ok', queue: 'bullmq' });
+    // The pool serves the roll-up and the test jobs, not the daemon's other queues.
+    expect(res.statusCode).toBe(503);
+    const body = res.json();
+    expect(body).toMatchObject({ status: 'not ready', database: 'ok', queue: 'bullmq', workers: 'missing' });
+    expect(body.unservedQueues).toContain('export');
+    expect(body.unservedQueues).not.toContain(complianceRollupJob.name);
   });
 });

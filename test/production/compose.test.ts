@@ -59,6 +59,11 @@ describe('docker-compose.yml and the Dockerfile', () => {
       expect(config.jobWaitMs).toBe(defaults.jobWaitMs);
     }
     expect(compose.services.daemon.healthcheck.test.join(' ')).toMatch(/\/readyz/);
-    expect(compose.services.worker.depends_on.daemon.condition).toBe('service_healthy');
+    // The daemon is ready only once a worker runs: the worker must not wait for the daemon's health check.
+    expect(compose.services.worker.depends_on.daemon?.condition).not.toBe('service_healthy');
+    expect(compose.services.worker.depends_on).toMatchObject({
+      postgres: { condition: 'service_healthy' },
+      redis: { condition: 'service_healthy' },
+    });
   });
 });

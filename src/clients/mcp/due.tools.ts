@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { DUE_KINDS, FINDING_KINDS } from '../../shared/vocabulary.js';
 import { duePath, findingPath } from '../api-client/paths.js';
 import type { Agenda, FindingList } from '../api-client/types.js';
-import { defineTool, page, pageInfo, READ, type ToolContext } from './tool.js';
+import { clip, defineTool, listText, page, pageInfo, READ, type ToolContext } from './tool.js';
 
 /** The management-system loop's reads: what is due, and the findings still open. */
 export function registerDueTools(server: McpServer, context: ToolContext): void {
@@ -54,11 +54,14 @@ export function registerDueTools(server: McpServer, context: ToolContext): void 
           offset: agenda.offset,
           nextOffset: next < agenda.total ? next : null,
         },
-        text: `${agenda.total} item(s) due${overdue ? ` (${overdue} of these overdue)` : ''}${
-          items.length
-            ? `: ${items.map((item) => `${item.dueAt.slice(0, 10)}${item.overdue ? ' OVERDUE' : ''} ${item.title}${item.owner ? ` (${item.owner})` : ''}`).join('; ')}`
-            : ''
-        }.`,
+        text: listText(
+          `${agenda.total} item(s) due${overdue ? ` (${overdue} overdue on this page)` : ''}${items.length ? ', soonest first:' : '.'}`,
+          items.map(
+            (item) =>
+              `${item.dueAt.slice(0, 10)}${item.overdue ? ' OVERDUE' : ''} ${clip(item.title, 140)}${item.owner ? ` (${item.owner})` : ''} [${item.kind}, ${item.resource.type} ${item.resource.id}]`,
+          ),
+          { total: agenda.total - agenda.offset, nextOffset: next < agenda.total ? next : null },
+        ),
       };
     },
   });
@@ -115,11 +118,15 @@ export function registerDueTools(server: McpServer, context: ToolContext): void 
       }));
       return {
         data: { findings },
-        text: `${findings.length} open finding(s)${
-          findings.length
-            ? `: ${findings.map((f) => `${f.kind.replaceAll('_', ' ')} on ${f.requirements.map((r) => `${r.frameworkId} ${r.requirementId}`).join(', ') || 'no requirement'}${f.dueDate ? `, due ${f.dueDate.slice(0, 10)}` : ''}`).join('; ')}`
-            : ''
-        }.`,
+        text: listText(
+          `${findings.length} open finding(s)${findings.length ? ':' : '.'}`,
+          findings.map(
+            (f) =>
+              `${f.kind.replaceAll('_', ' ')} on ${f.requirements.map((r) => `${r.frameworkId} ${r.requirementId} (${r.status})`).join(', ') || 'no requirement'}` +
+              `${f.dueDate ? `, due ${f.dueDate.slice(0, 10)}` : ''}${f.caps ? ', caps its requirements' : ''} ${f.findingId}: ${clip(f.description, 140)}` +
+              (f.correctiveAction ? ` Corrective action: ${clip(f.correctiveAction, 100)}` : ''),
+          ),
+        ),
       };
     },
   });

@@ -41,7 +41,7 @@ import type {
   SnapshotList,
 } from '../api-client/types.js';
 import { registerRiskTools } from './risk.tools.js';
-import { defineTool, page, paged, pageInfo, READ, type ToolContext } from './tool.js';
+import { clip, defineTool, listText, page, paged, pageInfo, READ, type ToolContext } from './tool.js';
 
 const frameworkId = z
   .string()
@@ -127,12 +127,16 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       }));
       return {
         data: { orgId, frameworks },
-        text: frameworks
-          .map(
+        text: listText(
+          `${frameworks.length} framework(s) for ${orgId}:`,
+          frameworks.map(
             (f) =>
-              `${f.frameworkId}: score ${formatScore(f.score)} (direct ${formatScore(f.directScore)}), ${f.name}`,
-          )
-          .join('\n'),
+              `${f.frameworkId}: score ${formatScore(f.score)} (direct ${formatScore(f.directScore)}), ${f.name}; ` +
+              `${f.requirements} requirement(s), assessed ${f.assessed.direct} direct, ${f.assessed.inferred} inferred, ${f.assessed.none} not at all` +
+              (f.coverage === null ? '' : `; coverage ${Math.round(f.coverage * 100)}%`),
+          ),
+          { max: 100 },
+        ),
       };
     },
   });
@@ -180,7 +184,14 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       const { critical, important, minor } = report.summary;
       return {
         data: { frameworkId: report.frameworkId, summary: report.summary, gaps: items, ...info },
-        text: `${report.frameworkId}: ${critical} critical, ${important} important, ${minor} minor gaps; showing ${items.length} of ${info.total} from ${info.offset}.`,
+        text: listText(
+          `${report.frameworkId}: ${critical} critical, ${important} important, ${minor} minor gaps; ${info.total} listed${args.priority ? ` (${args.priority})` : ''}, from ${info.offset}:`,
+          items.map(
+            (gap) =>
+              `[${gap.priority}] ${gap.requirementId} (${gap.status}, ${gap.assessment}): ${clip(gap.recommendation)}`,
+          ),
+          { total: info.total - info.offset, nextOffset: info.nextOffset },
+        ),
       };
     },
   });
@@ -242,7 +253,27 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       };
       return {
         data,
-        text: `${why.frameworkId} ${why.requirementId} "${why.title}": ${why.status}, ${data.justifications.length} justification(s), ${data.candidates.length} candidate control(s).`,
+        text: [
+          `${why.frameworkId} ${why.requirementId} "${why.title}": ${why.status}${why.applicable ? '' : ' (not applicable)'}; ` +
+            `own status ${data.orgStatus ?? 'none'}${data.evidenceExpired ? ', all evidence expired' : ''}.`,
+          listText(
+            `${data.justifications.length} justification(s):`,
+            data.justifications.map(
+              (j) =>
+                `${j.frameworkId} ${j.requirementId} ${j.status}, ${j.credit} credit: ${clip(j.path, 200)}`,
+            ),
+          ),
+          ...(data.jointRemaining.length
+            ? [`Still to implement for joint coverage: ${data.jointRemaining.join(', ')}.`]
+            : []),
+          listText(
+            `${data.candidates.length} candidate control(s):`,
+            data.candidates.map(
+              (c) => `${c.controlId} "${clip(c.title, 100)}" (${c.status}, ${c.credit} credit)`,
+            ),
+            { max: 10 },
+          ),
+        ].join('\n'),
       };
     },
   });
@@ -272,9 +303,13 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       const found = await client.post<SearchResult>('/cte/embeddings/distance', args);
       return {
         data: { model: found.model, results: found.results },
-        text: found.results
-          .map((r) => `${r.frameworkId} ${r.requirementId} (${r.distance.toFixed(3)}): ${r.title}`)
-          .join('\n'),
+        text: listText(
+          `${found.results.length} requirement(s) nearest to "${clip(args.query, 100)}" (${found.model}):`,
+          found.results.map(
+            (r) => `${r.frameworkId} ${r.requirementId} (${r.distance.toFixed(3)}): ${clip(r.title, 120)}`,
+          ),
+          { max: 100 },
+        ),
       };
     },
   });
@@ -314,7 +349,13 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       }));
       return {
         data: { conflicts },
-        text: `${conflicts.length} conflict(s)${conflicts.length ? `: ${conflicts.map((c) => `${c.conflictId} (${c.kind}, ${c.severity})`).join(', ')}` : ''}.`,
+        text: listText(
+          `${conflicts.length} conflict(s)${conflicts.length ? ':' : '.'}`,
+          conflicts.map(
+            (c) =>
+              `${c.conflictId} (${c.kind}, ${c.severity}) between ${c.requirements.join(' and ')}: ${clip(c.description, 120)} Resolution: ${clip(c.resolution, 120)}`,
+          ),
+        ),
       };
     },
   });
@@ -352,7 +393,14 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
             requirements: d.controlCount,
           })),
         },
-        text: `${s.frameworkId}: ${formatScore(s.score)} (direct ${formatScore(s.directScore)}); ${s.counts.implemented} implemented, ${s.counts.inProgress} in progress, ${s.counts.notStarted} not started, ${s.counts.notApplicable} not applicable.`,
+        text: listText(
+          `${s.frameworkId}: ${formatScore(s.score)} (direct ${formatScore(s.directScore)}); ${s.counts.implemented} implemented, ${s.counts.inProgress} in progress, ${s.counts.notStarted} not started, ${s.counts.notApplicable} not applicable; ` +
+            `assessed ${s.assessed.direct} direct, ${s.assessed.inferred} inferred, ${s.assessed.none} not at all.${s.byDomain.length ? ' By domain:' : ''}`,
+          s.byDomain.map(
+            (d) => `${d.domain} ${clip(d.domainTitle, 80)}: ${formatScore(d.score)} (${d.controlCount})`,
+          ),
+          { max: 40 },
+        ),
       };
     },
   });
@@ -392,7 +440,15 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       const last = points.at(-1);
       return {
         data: { frameworkId: args.frameworkId, interval: h.interval, points },
-        text: `${points.length} ${h.interval} points; ${formatScore(first?.score ?? null)} at ${first?.periodStart ?? '-'} → ${formatScore(last?.score ?? null)} now.`,
+        text: listText(
+          `${args.frameworkId}: ${points.length} ${h.interval} points; ${formatScore(first?.score ?? null)} at ${first?.periodStart.slice(0, 10) ?? '-'} → ${formatScore(last?.score ?? null)} now. Newest first:`,
+          [...points]
+            .reverse()
+            .map(
+              (p) => `${p.periodStart.slice(0, 10)}: ${formatScore(p.score)}, ${p.implemented} implemented`,
+            ),
+          { max: 31 },
+        ),
       };
     },
   });
@@ -420,7 +476,15 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       const { items, ...info } = paged(list.requirements.map(summarize), args.limit, args.offset);
       return {
         data: { frameworkId: list.frameworkId, requirements: items, ...info },
-        text: `${info.total} requirement(s) of ${list.frameworkId}; showing ${items.length} from ${info.offset}.`,
+        text: listText(
+          `${info.total} requirement(s) of ${list.frameworkId}, from ${info.offset}:`,
+          items.map(
+            (r) =>
+              `${r.requirementId} "${clip(r.title, 100)}": ${r.status} (${r.assessment})${r.applicable ? '' : ', not applicable'}, ` +
+              `${r.evidenceCount} evidence${r.evidenceExpired ? ', all expired' : ''}`,
+          ),
+          { total: info.total - info.offset, nextOffset: info.nextOffset },
+        ),
       };
     },
   });
@@ -468,7 +532,25 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
             expired: e.expired,
           })),
         },
-        text: `${r.frameworkId} ${r.requirementId} "${r.title}": ${r.status} (${r.assessment})${r.applicable ? '' : ', not applicable'}; inferred ${r.inferred.status} (${r.inferred.coverage}); ${r.evidenceCount} evidence item(s).`,
+        text: [
+          `${r.frameworkId} ${r.requirementId} "${r.title}": ${r.status} (${r.assessment})${r.applicable ? '' : ', not applicable'}; inferred ${r.inferred.status} (${r.inferred.coverage})` +
+            `${r.inferred.from.length ? ` from ${r.inferred.from.map((f) => `${f.frameworkId} ${f.requirementId}`).join(', ')}` : ''}.`,
+          ...[
+            ['Justification', r.justification],
+            ['Reviewer', r.reviewer],
+            ['Owner', r.owner],
+            ['Note', r.note],
+          ]
+            .filter(([, value]) => value)
+            .map(([label, value]) => `${label}: ${clip(value as string, 300)}`),
+          listText(
+            `${r.evidenceCount} evidence item(s)${r.evidenceExpired ? ', all expired' : ''}${r.evidence.length ? ':' : '.'}`,
+            r.evidence.map(
+              (e) => `${e.evidenceId} ${e.type} "${clip(e.title, 100)}"${e.expired ? ' (expired)' : ''}`,
+            ),
+            { max: 10, total: r.evidenceCount },
+          ),
+        ].join('\n'),
       };
     },
   });
@@ -507,7 +589,13 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       }));
       return {
         data: { systems },
-        text: `${systems.length} AI system(s)${systems.length ? `: ${systems.map((s) => `${s.name} (${s.riskLevel}, ${s.lifecycleStage})`).join(', ')}` : ''}.`,
+        text: listText(
+          `${systems.length} AI system(s)${systems.length ? ':' : '.'}`,
+          systems.map(
+            (s) =>
+              `${s.name} (${s.riskLevel}, ${s.lifecycleStage}) ${s.systemId}, owner ${s.owner}: ${clip(s.purpose, 100)}`,
+          ),
+        ),
       };
     },
   });
@@ -554,11 +642,15 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
         list.offset + assessments.length < list.total ? list.offset + assessments.length : null;
       return {
         data: { assessments, total: list.total, offset: list.offset, nextOffset },
-        text: `${list.total} impact assessment(s) due for re-assessment${
-          assessments.length
-            ? `: ${assessments.map((a) => `${a.systemName ?? a.systemId} ${a.templateId} v${a.version} (${a.reasons.map((r) => r.code).join(', ')})`).join('; ')}`
-            : ''
-        }.`,
+        text: listText(
+          `${list.total} impact assessment(s) due for re-assessment${assessments.length ? ':' : '.'}`,
+          assessments.map(
+            (a) =>
+              `${a.systemName ?? a.systemId} ${a.templateId} v${a.version} (${a.reasons.map((r) => r.code).join(', ')}) ${a.assessmentId}: ` +
+              clip(a.reasons.map((r) => r.message).join(' '), 200),
+          ),
+          { total: list.total - list.offset, nextOffset },
+        ),
       };
     },
   });
@@ -619,9 +711,11 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       const due = documents.filter((d) => d.reviewDue).length;
       return {
         data: { documents, total: list.total, offset: list.offset, nextOffset },
-        text: `${list.total} document(s)${due ? `, ${due} due for review on this page` : ''}${
-          documents.length ? `: ${documents.map(line).join('; ')}` : ''
-        }.`,
+        text: listText(
+          `${list.total} document(s)${due ? `, ${due} due for review on this page` : ''}${documents.length ? ':' : '.'}`,
+          documents.map((d) => `${line(d)} ${d.documentId}`),
+          { total: list.total - list.offset, nextOffset },
+        ),
       };
     },
   });
@@ -667,7 +761,14 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       }));
       return {
         data: { attestations, nextCursor: list.nextCursor },
-        text: `${attestations.length} attestation(s)${list.nextCursor ? '; more with nextCursor' : ''}.`,
+        text: `${listText(
+          `${attestations.length} attestation(s)${list.nextCursor ? ' on this page' : ''}${attestations.length ? ', newest first:' : '.'}`,
+          attestations.map(
+            (a) =>
+              `${a.attestationId} ${a.level} at ${a.timestamp}, epoch ${a.epochId}${a.systemId ? `, system ${a.systemId}` : ''}, ` +
+              `controls ${a.controlIds.join(', ') || 'none'}; claims ${clip(JSON.stringify(a.claims), 120)}`,
+          ),
+        )}${list.nextCursor ? `\nMore with cursor ${list.nextCursor}.` : ''}`,
       };
     },
   });
@@ -698,7 +799,7 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
           lastTimestamp: e.lastTimestamp,
           merkleRoot: e.merkleRoot,
         },
-        text: `epoch ${e.epochId}: ${e.count} attestation(s) (${e.levels.L2} L2, ${e.levels.L0} L0), Merkle root ${e.merkleRoot}.`,
+        text: `epoch ${e.epochId}: ${e.count} attestation(s) (${e.levels.L2} L2, ${e.levels.L0} L0) from ${e.firstTimestamp} to ${e.lastTimestamp}, Merkle root ${e.merkleRoot}.`,
       };
     },
   });
@@ -734,7 +835,14 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       const nextOffset = list.offset + snapshots.length < list.total ? list.offset + snapshots.length : null;
       return {
         data: { snapshots, total: list.total, offset: list.offset, nextOffset },
-        text: `${list.total} snapshot(s)${snapshots.length ? `: ${snapshots.map((s) => s.label).join(', ')}` : ''}.`,
+        text: listText(
+          `${list.total} snapshot(s)${snapshots.length ? ', newest first:' : '.'}`,
+          snapshots.map(
+            (s) =>
+              `"${s.label}" ${s.snapshotId}, ${s.createdAt}: score ${formatScore(s.score)}, hash ${s.contentHash}`,
+          ),
+          { total: list.total - list.offset, nextOffset },
+        ),
       };
     },
   });
@@ -832,7 +940,14 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
           : ` Hash chain BROKEN at seq ${verification.firstInvalid?.seq} (${verification.firstInvalid?.eventId}): ${verification.firstInvalid?.reason}.`;
       return {
         data: { orgId: log.orgId, events, nextCursor: log.nextCursor, verification },
-        text: `${events.length} event(s)${events.length ? `: ${events.map((e) => `#${e.seq} ${e.action} ${e.resource.type} ${e.resource.id} by ${e.actor.name}`).join('; ')}` : ''}${log.nextCursor ? '; more with nextCursor' : ''}.${chain}`,
+        text: `${listText(
+          `${events.length} event(s)${log.nextCursor ? ' on this page' : ''}${events.length ? ', newest first:' : '.'}`,
+          events.map(
+            (e) =>
+              `#${e.seq} ${e.at} ${e.action} ${e.resource.type} ${e.resource.id} by ${e.actor.name}` +
+              (e.changes ? `: ${clip(Object.keys(e.changes).join(', '), 120)} changed` : ''),
+          ),
+        )}${log.nextCursor ? `\nMore with cursor ${log.nextCursor}.` : ''}${chain}`,
       };
     },
   });

@@ -25,7 +25,7 @@ import type {
   RiskList,
   RiskSummary,
 } from '../api-client/types.js';
-import { defineTool, READ, type ToolContext } from './tool.js';
+import { clip, defineTool, listText, READ, type ToolContext } from './tool.js';
 
 const DAY_MS = 86_400_000;
 /** Acceptances expiring this long after the period are an input (as the daemon computes a review's). */
@@ -330,6 +330,53 @@ export function registerReviewTools(server: McpServer, context: ToolContext): vo
           `Audits completed: ${data.audits.completed.length}. Attestations: L0 ${L0}, L2 ${L2}.`,
           `Risks: ${summary.overdueTreatments} overdue treatment(s), ${data.risks.acceptancesExpiring.length} acceptance(s) expiring.`,
           `Earlier actions: ${data.earlierActions.length} (${data.earlierActions.filter((a) => a.overdue).length} overdue). Due: ${agenda.total} item(s), ${overdue.total} overdue.`,
+          ...(data.openFindings.length
+            ? [
+                listText(
+                  'Findings open now:',
+                  data.openFindings.map(
+                    (f) =>
+                      `${f.kind.replaceAll('_', ' ')} ${f.findingId} on ${f.requirements.join(', ') || 'no requirement'}${f.dueDate ? `, due ${f.dueDate.slice(0, 10)}` : ''}: ${clip(f.description, 120)}`,
+                  ),
+                  { max: 10 },
+                ),
+              ]
+            : []),
+          ...(data.risks.acceptancesExpiring.length
+            ? [
+                listText(
+                  'Risk acceptances expiring:',
+                  data.risks.acceptancesExpiring.map(
+                    (r) => `${r.riskId} "${clip(r.title, 100)}" on ${r.expiresAt.slice(0, 10)}`,
+                  ),
+                  { max: 10 },
+                ),
+              ]
+            : []),
+          ...(data.earlierActions.length
+            ? [
+                listText(
+                  'Actions decided by earlier reviews:',
+                  data.earlierActions.map(
+                    (a) =>
+                      `${clip(a.text, 120)}${a.owner ? ` (${a.owner})` : ''}${a.dueDate ? `, due ${a.dueDate.slice(0, 10)}` : ''}${a.overdue ? ' OVERDUE' : ''}`,
+                  ),
+                  { max: 10 },
+                ),
+              ]
+            : []),
+          ...(data.due.items.length
+            ? [
+                listText(
+                  'Due now, soonest first:',
+                  data.due.items.map(
+                    (item) =>
+                      `${item.dueAt.slice(0, 10)}${item.overdue ? ' OVERDUE' : ''} ${clip(item.title, 120)}${item.owner ? ` (${item.owner})` : ''}`,
+                  ),
+                  { max: 10, total: data.due.total },
+                ),
+              ]
+            : []),
         ].join('\n'),
       };
     },

@@ -5,7 +5,7 @@ import { ApiError } from '../api-client/client.js';
 import { orgPath, requirementPath, riskPath } from '../api-client/paths.js';
 import { acceptanceText, missingForTreated, ratedText } from '../api-client/risk-text.js';
 import type { Requirement, Risk, RiskCriteria, RiskList } from '../api-client/types.js';
-import { defineTool, page, pageInfo, READ, type ToolContext } from './tool.js';
+import { clip, defineTool, listText, page, pageInfo, READ, type ToolContext } from './tool.js';
 
 /** The read tools of the AI risk register. */
 
@@ -106,11 +106,18 @@ export function registerRiskTools(server: McpServer, context: ToolContext): void
           offset: list.offset,
           nextOffset: end < list.total ? end : null,
         },
-        text:
-          `${list.total} risk(s)${risks.length ? `; from ${list.offset}: ` : ''}` +
-          risks
-            .map((r) => `${r.riskId} "${r.title}" (${r.state}, residual ${ratedText(r.residual)})`)
-            .join('; '),
+        text: listText(
+          `${list.total} risk(s)${risks.length ? `, from ${list.offset}:` : '.'}`,
+          risks.map(
+            (r) =>
+              `${r.riskId} "${r.title}" (${r.state}, residual ${ratedText(r.residual)}); ` +
+              (r.treatmentOption
+                ? `${r.treatmentOption}, ${r.treatmentProgress.implemented} of ${r.treatmentProgress.total} implemented${r.treatmentOverdue ? ', OVERDUE' : ''}`
+                : 'no treatment') +
+              (r.acceptance ? `; acceptance ${r.acceptance.state}` : ''),
+          ),
+          { total: list.total - list.offset, nextOffset: end < list.total ? end : null },
+        ),
       };
     },
   });
@@ -184,6 +191,19 @@ export function registerRiskTools(server: McpServer, context: ToolContext): void
         text:
           `${risk.riskId} "${risk.title}": ${risk.state}; ${treatment ? `${treatment.option}, ${risk.treatmentProgress.implemented} of ${risk.treatmentProgress.total} requirement(s) implemented` : 'no treatment'}; ` +
           `residual ${ratedText(risk.residual)}, acceptable up to ${criteria.acceptableLevel}; acceptance ${acceptanceText(risk.acceptance)}.` +
+          (treatment?.dueDate
+            ? ` Due ${treatment.dueDate.slice(0, 10)}${risk.treatmentOverdue ? ' (overdue)' : ''}.`
+            : '') +
+          (treatment?.plan ? `\nPlan: ${clip(treatment.plan, 300)}` : '') +
+          (titled.length
+            ? `\n${listText(
+                'Requirements listed:',
+                titled.map(
+                  (r) =>
+                    `${r.frameworkId} ${r.requirementId}${r.title ? ` "${clip(r.title, 100)}"` : ''}: ${r.status}`,
+                ),
+              )}`
+            : '') +
           (missing.length ? `\nMissing for treated:\n- ${missing.join('\n- ')}` : ''),
       };
     },

@@ -13,8 +13,44 @@ export interface ToolContext {
 export interface ToolOutput<T> {
   /** The structured result, matching the tool's output schema. */
   data: T;
-  /** A line or two for clients that show text only. */
+  /**
+   * The same result for clients that read text only (as the MCP specification asks of a tool that returns
+   * structured content): a headline, then the items with their ids, titles, states and the key reasons,
+   * bounded by `listText`.
+   */
   text: string;
+}
+
+/** Items a tool's text lists before it says how many more there are. */
+export const TEXT_ITEMS = 20;
+
+/** One line of text, at most `max` characters (an ellipsis marks a cut). */
+export function clip(text: string, max = 160): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length <= max ? line : `${line.slice(0, max - 1).trimEnd()}…`;
+}
+
+/**
+ * A headline, then one item a line (`- …`), at most `max` of them, then "and N more" for the rest of `total`
+ * (the items of later pages included) and where they are: the structured content, the next page.
+ */
+export function listText(
+  headline: string,
+  items: string[],
+  options: { total?: number; max?: number; nextOffset?: number | null } = {},
+): string {
+  const max = options.max ?? TEXT_ITEMS;
+  const shown = items.slice(0, max);
+  const rest = (options.total ?? items.length) - shown.length;
+  const lines = [headline, ...shown.map((item) => `- ${item}`)];
+  if (rest > 0) {
+    const where = [
+      ...(items.length > shown.length ? ['the rest of this page in the structured content'] : []),
+      ...(options.nextOffset != null ? [`next page: offset ${options.nextOffset}`] : []),
+    ];
+    lines.push(`- and ${rest} more${where.length ? ` (${where.join('; ')})` : ''}`);
+  }
+  return lines.join('\n');
 }
 
 /** Reads change nothing, twice gives the same answer, and stay inside comply. */

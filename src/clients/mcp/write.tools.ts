@@ -68,7 +68,7 @@ export function registerWriteTools(server: McpServer, context: ToolContext): voi
       );
       return {
         data: recordOf(r),
-        text: `${r.frameworkId} ${r.requirementId} is now ${r.status} (recorded by ${r.reviewer}).`,
+        text: `${r.frameworkId} ${r.requirementId} is now ${r.status} (${r.assessment}, recorded by ${r.reviewer}${r.updatedAt ? ` at ${r.updatedAt}` : ''}).`,
       };
     },
   });
@@ -139,7 +139,7 @@ export function registerWriteTools(server: McpServer, context: ToolContext): voi
           expiresAt: e.expiresAt,
           expired: e.expired,
         },
-        text: `Added ${e.type} evidence "${e.title}" (${e.evidenceId}) to ${e.frameworkId} ${e.requirementId}.`,
+        text: `Added ${e.type} evidence "${e.title}" (${e.evidenceId}) to ${e.frameworkId} ${e.requirementId}${e.expiresAt ? `; ${e.expired ? 'expired' : 'expires'} ${e.expiresAt}` : '; it does not expire'}.`,
       };
     },
   });

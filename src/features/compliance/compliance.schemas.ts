@@ -45,6 +45,12 @@ export const SnapshotControlSchema = Type.Object({
   applicable: Type.Boolean(),
   justification: Type.Union([Type.String(), Type.Null()]),
   reviewer: Type.Union([Type.String(), Type.Null()]),
+  note: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description:
+        'The note recorded with the status; null when there is none. Absent in snapshots taken before notes were frozen (the hash covers what is stored, so those still verify).',
+    }),
+  ),
   updatedAt: Timestamp,
   evidenceCount: Type.Integer(),
   evidence: Type.Array(SnapshotEvidenceSchema, { description: 'Every evidence item, newest first' }),

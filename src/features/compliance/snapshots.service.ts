@@ -75,6 +75,7 @@ async function captureRecords(tx: Em, orgId: string, at: Date) {
         domain,
         title,
         ...controlJudgement(record),
+        note: record.note,
         evidenceCount: items.length,
         evidence: items,
       };

@@ -122,7 +122,8 @@ export const SoaRowSchema = Type.Object({
   status: ControlStatusSchema,
   note: Nullable(
     Type.String({
-      description: 'The note recorded with the status; null in a snapshot, which does not freeze it',
+      description:
+        'The note recorded with the status; null when there is none, or in a snapshot taken before snapshots froze notes',
     }),
   ),
   evidence: Type.Array(SoaEvidenceSchema, { description: 'The newest 50, newest first' }),

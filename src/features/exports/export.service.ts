@@ -408,8 +408,8 @@ export async function requireExportFramework(em: Em, frameworkId: string): Promi
 }
 
 /**
- * The state frozen in a snapshot: statuses, applicability, evidence references, score and counts as
- * they were. Only what the library defines (domain titles, control summaries) and the org's name are
+ * The state frozen in a snapshot: statuses and their notes, applicability, evidence references, score and
+ * counts as they were. Only what the library defines (domain titles, control summaries) and the org's name are
  * read as they are now; AI systems, risks and the checks are not part of a snapshot and are left out.
  */
 export async function loadSnapshotExportData(
@@ -439,8 +439,8 @@ export async function loadSnapshotExportData(
     applicable: control.applicable,
     justification: control.justification,
     reviewer: control.reviewer,
-    // A snapshot freezes the status, not the note recorded with it.
-    note: null,
+    // Snapshots taken before notes were frozen have none.
+    note: control.note ?? null,
     updatedAt: control.updatedAt,
     evidenceCount: control.evidenceCount,
     // Every item, flagged when the snapshot was taken: all of them expired then.
@@ -479,6 +479,7 @@ export async function loadSnapshotExportData(
       createdAt: snapshot.createdAt,
       contentHash: snapshot.contentHash,
     },
+    snapshotHasNotes: snapshot.controls.length > 0 && snapshot.controls.every((c) => c.note !== undefined),
     controls,
     aiSystems: [],
   };

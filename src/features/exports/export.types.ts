@@ -192,6 +192,11 @@ export interface OrgExportData {
   history?: ExportHistoryPoint[];
   /** Present when the export reflects a frozen snapshot rather than the live state. */
   snapshot?: ExportSnapshot;
+  /**
+   * With `snapshot`: the snapshot froze the note recorded with each status. Snapshots taken before notes were
+   * frozen did not, and a statement built from one says so.
+   */
+  snapshotHasNotes?: boolean;
   controls: ExportControl[];
   aiSystems: ExportAiSystem[];
   /**

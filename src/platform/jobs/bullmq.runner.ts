@@ -52,6 +52,30 @@ export class QueueUnavailableError extends AppError {
   }
 }
 
+/** What to do when no worker serves a queue, in the words of the one who runs the daemon. */
+export const START_WORKER_HINT = 'start `comply worker` with the same REDIS_URL and COMPLY_QUEUE_PREFIX';
+
+/** `the queue "export"`, `the queues "export", "webhook-delivery"`. */
+export function queuesText(names: readonly string[]): string {
+  const quoted = names.map((name) => `"${name}"`).join(', ');
+  return names.length === 1 ? `the queue ${quoted}` : `the queues ${quoted}`;
+}
+
+/** A job a request waits for, on a queue no worker serves: it would only time out, so it is refused at once. */
+export class NoWorkerError extends AppError {
+  constructor(queue: string, prefix: string) {
+    super(
+      'SERVICE_UNAVAILABLE',
+      `No job worker is running for ${queuesText([queue])}: ${START_WORKER_HINT}`,
+      {
+        queue,
+        prefix,
+        hint: START_WORKER_HINT,
+      },
+    );
+  }
+}
+
 /** BullMQ's options for one job of a definition: its retry policy and what is kept afterwards. */
 export function jobOptions(job: JobDefinition, jobId: string): JobsOptions {
   return {
@@ -171,15 +195,38 @@ export class BullmqJobRunner implements JobRunner {
     this.parked.set(parked.jobId, parked);
   }
 
-  /** Runs a job on a worker and waits for its result, at most `timeoutMs` (then 503). */
+  /** How many workers serve a queue (BullMQ lists them from Redis's clients); bounded. */
+  private workerCount(name: string): Promise<number> {
+    return this.bounded(this.queue(name).getWorkersCount(), `workers of ${name}`);
+  }
+
+  async unserved(names: readonly string[]): Promise<string[]> {
+    const counts = await Promise.all(names.map((name) => this.workerCount(name)));
+    return names.filter((_, index) => counts[index] === 0);
+  }
+
+  /** Queues a job and hands back its outcome; null, queueing nothing, when no worker serves its queue. */
+  private async submit<R>(
+    job: JobDefinition,
+    payload: unknown,
+    timeoutMs: number,
+  ): Promise<{ finished: Promise<R> } | null> {
+    const events = await this.queueEvents(job.name);
+    if ((await this.workerCount(job.name)) === 0) return null;
+    const added = await this.add(job, payload, randomUUID());
+    // BullMQ's own bound (a little later) only cleans up its listeners; ours decides.
+    return { finished: added.waitUntilFinished(events, timeoutMs + 1000) as Promise<R> };
+  }
+
+  /**
+   * Runs a job on a worker and waits for its result, at most `timeoutMs` (then 503). With no worker serving
+   * its queue the job could only time out: it is refused at once (503, `NoWorkerError`), and not queued.
+   */
   async run<P, R>(job: JobDefinition<P, R>, payload: P, options: { timeoutMs?: number } = {}): Promise<R> {
     const timeoutMs = options.timeoutMs ?? this.options.waitMs ?? 60_000;
-    let finished: Promise<R>;
+    let submitted: { finished: Promise<R> } | null;
     try {
-      const events = await this.queueEvents(job.name);
-      const added = await this.add(job as JobDefinition, payload, randomUUID());
-      // BullMQ's own bound (a little later) only cleans up its listeners; ours decides.
-      finished = added.waitUntilFinished(events, timeoutMs + 1000) as Promise<R>;
+      submitted = await this.submit<R>(job as JobDefinition, payload, timeoutMs);
     } catch (error) {
       if (!this.local) throw error;
       this.options.log.warn(
@@ -188,6 +235,8 @@ export class BullmqJobRunner implements JobRunner {
       );
       return this.local.run(job, payload);
     }
+    if (submitted === null) throw new NoWorkerError(job.name, this.prefix);
+    const { finished } = submitted;
     finished.catch(() => {});
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {

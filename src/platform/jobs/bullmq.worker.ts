@@ -22,6 +22,11 @@ export interface WorkerPoolOptions {
 
 export interface WorkerPool {
   readonly workers: readonly Worker[];
+  /**
+   * Resolves once every worker is connected, and so listed among its queue's workers (what the daemon's
+   * readiness and its requests that wait on a job ask for). Waits as long as Redis is away.
+   */
+  ready(): Promise<void>;
   /** Stops taking jobs and waits for the running ones to finish. */
   close(): Promise<void>;
 }
@@ -85,6 +90,9 @@ export function startBullmqWorkers(options: WorkerPoolOptions): WorkerPool {
   });
   return {
     workers: entries.map((entry) => entry.worker),
+    async ready() {
+      await Promise.all(entries.map((entry) => entry.worker.waitUntilReady()));
+    },
     async close() {
       await Promise.allSettled(entries.map((entry) => entry.worker.close()));
       await producer?.close();

@@ -49,5 +49,10 @@ export interface JobRunner {
   depth?(): Promise<Record<string, Record<string, number>>>;
   /** Queue health for readiness checks. */
   ready(): Promise<boolean>;
+  /**
+   * Of the queues named, those no worker serves (BullMQ lists each queue's workers); absent where this process
+   * runs every job itself. Rejects when the queue is unreachable.
+   */
+  unserved?(names: readonly string[]): Promise<string[]>;
   close(): Promise<void>;
 }

@@ -32,7 +32,7 @@ const EVIDENCE_KINDS: Record<ExportEvidence['type'], string> = {
 };
 
 /**
- * An evidence item as an observation. Its resource lives in the SSP's back-matter, linked as
+ * An evidence item as an observation, which `expires` when the evidence does. Its resource lives in the SSP's back-matter, linked as
  * `ssp.json#uuid` rather than copied, which would double the size of a large export.
  */
 export function evidenceObservation(
@@ -40,7 +40,7 @@ export function evidenceObservation(
   { evidence, resourceUuid, observationUuid, title }: EvidenceRef,
   noun: ExportFramework['noun'] = 'control',
 ): OscalObservation {
-  return {
+  const observation: OscalObservation = {
     uuid: observationUuid,
     title,
     description: `${EVIDENCE_KINDS[evidence.type]} recorded for ${noun} ${markupLine(control.controlId, 'unknown')}.`,
@@ -48,6 +48,8 @@ export function evidenceObservation(
     'relevant-evidence': [{ href: `${OSCAL_FILES.ssp}#${resourceUuid}`, description: title }],
     collected: oscalDateTime(evidence.createdAt),
   };
+  if (evidence.expiresAt) observation.expires = oscalDateTime(evidence.expiresAt);
+  return observation;
 }
 
 const STATUS_SOURCES: Record<AssessmentSource, string> = {

@@ -13,11 +13,23 @@ export function implementationState(control: ExportControl): OscalImplementation
   return control.applicable ? IMPLEMENTATION_STATES[control.status] : 'not-applicable';
 }
 
-/** A control is satisfied only when it is implemented and backed by at least one evidence item. */
+/** Why an implemented control whose evidence has all expired is not satisfied. */
+export const EXPIRED_EVIDENCE_REMARK =
+  'Recorded as implemented, but all of its evidence has expired: the CI gate fails it and coverage counts it in progress until the evidence is renewed.';
+
+/**
+ * A control is satisfied only when it is implemented and backed by at least one evidence item that has not
+ * expired (the records store's rule, which the CI gate and coverage read): one whose evidence has all expired
+ * is not satisfied, like any other control not yet met, and a remark says why.
+ */
 export function findingStatus(control: ExportControl): OscalFinding['target']['status'] {
-  return control.status === 'implemented' && control.evidenceCount > 0
-    ? { state: 'satisfied', reason: 'pass' }
-    : { state: 'not-satisfied', reason: 'other' };
+  if (control.status !== 'implemented' || control.evidenceCount === 0) {
+    return { state: 'not-satisfied', reason: 'other' };
+  }
+  if (control.evidenceExpired) {
+    return { state: 'not-satisfied', reason: 'other', remarks: EXPIRED_EVIDENCE_REMARK };
+  }
+  return { state: 'satisfied', reason: 'pass' };
 }
 
 /** What each status says of a requirement, as the predicate of "the organization records this control as …". */

@@ -194,6 +194,8 @@ export interface OscalObservation {
   methods: ['EXAMINE'];
   'relevant-evidence': { href: string; description: string }[];
   collected: string;
+  /** When the evidence stops being valid, for evidence that expires. */
+  expires?: string;
 }
 
 export interface OscalFinding {
@@ -205,7 +207,7 @@ export interface OscalFinding {
   target: {
     type: 'statement-id';
     'target-id': string;
-    status: { state: 'satisfied' | 'not-satisfied'; reason: 'pass' | 'fail' | 'other' };
+    status: { state: 'satisfied' | 'not-satisfied'; reason: 'pass' | 'fail' | 'other'; remarks?: string };
     'implementation-status': OscalImplementationStatus;
   };
   'implementation-statement-uuid': string;

@@ -71,9 +71,9 @@ function justificationOf(
   return { justification: control.justification, justificationSource: null };
 }
 
-/** Said in every format of a statement built from a snapshot. */
+/** Said in every format of a statement built from a snapshot taken before snapshots froze status notes. */
 export const NO_STATUS_NOTES_NOTE =
-  'Notes recorded with statuses are not part of this statement: a snapshot freezes the statuses, not their notes.';
+  'Notes recorded with statuses are not part of this statement: this snapshot was taken before snapshots froze them.';
 
 /** The instant a statement describes: its generation for live data, the snapshot's for a snapshot. */
 export function asOfOf(data: Pick<OrgExportData, 'generatedAt' | 'snapshot'>): string {
@@ -115,7 +115,10 @@ export function soaView(data: OrgExportData): SoaView {
   const byControl = data.risks ? risksByControl(data.risks) : null;
   const asOf = asOfOf(data);
   const asOfInstant = new Date(asOf);
-  const notes = [...(data.risks ? [] : [NO_RISKS_NOTE]), ...(data.snapshot ? [NO_STATUS_NOTES_NOTE] : [])];
+  const notes = [
+    ...(data.risks ? [] : [NO_RISKS_NOTE]),
+    ...(data.snapshot && !data.snapshotHasNotes ? [NO_STATUS_NOTES_NOTE] : []),
+  ];
   return {
     framework: `${EXPORT_FRAMEWORK.name} ${EXPORT_FRAMEWORK.scope}`,
     orgId: data.org.orgId,
