@@ -195,6 +195,28 @@ describe('search quality on both halves of the plain-language set (built-in embe
     }
   });
 
+  it("answers an officer's everyday questions about AI training and CV screening with the duties that apply", async () => {
+    const refs = async (query: string, limit: number) =>
+      (await search.search(query, limit)).results.map((hit) => `${hit.frameworkId}:${hit.requirementId}`);
+    // Who must be trained: the AI literacy duty first, beside ISO 42001's competence requirements.
+    const training = await refs('Who needs to be trained on AI at our company?', 5);
+    expect(training.slice(0, 3)).toContain('eu-ai-act:Art. 4');
+    expect(
+      training.filter((ref) => ['iso-42001-clauses:7.2', 'iso-42001:A.4.6'].includes(ref)).length,
+    ).toBeGreaterThan(0);
+    // Software screening applicants is a high-risk employment use with deployer duties, not ISO 27001's
+    // background checks on people being hired.
+    const screening = await refs('an algorithm is screening CVs', 10);
+    const employment = [
+      'eu-ai-act:Art. 6(3)-(4)',
+      'eu-ai-act:Art. 26(1)-(3)',
+      'eu-ai-act:Art. 26(11)',
+      'eu-ai-act:Art. 86',
+    ];
+    expect(screening.slice(0, 5).filter((ref) => employment.includes(ref)).length).toBeGreaterThanOrEqual(2);
+    expect(screening).not.toContain('iso-27001:A.6.1');
+  });
+
   it('answers a question in everyday words with requirements of several frameworks', async () => {
     const { results } = await search.search('someone wants us to delete all their data', 5);
     const refs = results.map((hit) => `${hit.frameworkId}:${hit.requirementId}`);
