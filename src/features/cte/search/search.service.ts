@@ -3,6 +3,7 @@
  * in-memory vector index and the lexical index once: requirement vectors come from the database when the
  * embeddings job stored them for exactly these texts and this model, and are computed on the spot
  * otherwise. The embeddings job and the route share that build, so in-process runs never do it twice.
+ * A search asked for an organization adds its effective status of each result, from its cached analysis.
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
