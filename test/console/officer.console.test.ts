@@ -498,6 +498,19 @@ describe("an officer's first hour in the console", { timeout: 120_000 }, () => {
   for (const size of Object.keys(SIZES) as Size[]) {
     it(`searches from a wide box, with examples, a framework filter and the org's status (${size})`, async () => {
       const { context, page, errors } = await signIn(size);
+      // What the search page asks of the API: its searches, and any requirement list it would read statuses from.
+      const searches: {
+        orgId: string | null;
+        body: { query: string; limit: number; frameworkId?: string };
+      }[] = [];
+      const lists: string[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.pathname.endsWith('/cte/embeddings/distance')) {
+          searches.push({ orgId: url.searchParams.get('orgId'), body: request.postDataJSON() });
+        }
+        if (/\/frameworks\/[^/]+\/requirements$/.test(url.pathname)) lists.push(url.pathname);
+      });
       await page
         .getByRole('navigation', { name: 'Sections' })
         .getByRole('link', { name: 'Search', exact: true })
@@ -524,12 +537,32 @@ describe("an officer's first hour in the console", { timeout: 120_000 }, () => {
       expect(await axeViolations(page)).toEqual([]);
       await shot(page, 'search', size);
       // The framework filter keeps that framework's hits only.
+      const frameworksOfHits = async () =>
+        new Set(await Promise.all((await hits.all()).map((hit) => hit.getAttribute('data-framework'))));
       await page.getByLabel('Framework', { exact: true }).selectOption('gdpr');
       await page.getByRole('button', { name: 'Search', exact: true }).click();
-      await poll(
-        async () =>
-          new Set(await Promise.all((await hits.all()).map((hit) => hit.getAttribute('data-framework')))),
-      ).toEqual(new Set(['gdpr']));
+      await poll(frameworksOfHits).toEqual(new Set(['gdpr']));
+      // The API searches in the framework chosen: ISO 27001's clauses are far from software screening CVs
+      // among every framework's requirements, yet the page lists their twenty nearest, each with its status.
+      await box.fill('An algorithm is screening CVs');
+      await page.getByLabel('Framework', { exact: true }).selectOption('iso-27001-clauses');
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await poll(frameworksOfHits).toEqual(new Set(['iso-27001-clauses']));
+      expect(await hits.count()).toBe(20);
+      const clause = hits.first();
+      const clauseRecord = await api<RequirementEntry>(
+        'GET',
+        requirementUrl('iso-27001-clauses', (await clause.getAttribute('data-requirement'))!),
+      );
+      await poll(() => clause.getByTestId('hit-status').textContent()).toBe(
+        label(clauseRecord.status) + (clauseRecord.assessment === 'inferred' ? ' (inferred)' : ''),
+      );
+      expect(searches).toContainEqual({
+        orgId: ORG,
+        body: { query: 'An algorithm is screening CVs', limit: 20, frameworkId: 'iso-27001-clauses' },
+      });
+      // The statuses came with the hits: no requirement list was read for them.
+      expect(lists).toEqual([]);
       expect(errors).toEqual([]);
       await context.close();
     });

@@ -16,6 +16,7 @@ import type { LabelledQuery } from '../../src/features/cte/search/search-evaluat
 import { createJobRunner } from '../../src/platform/jobs/create-job-runner.js';
 import { startWorker } from '../../src/worker.js';
 import { createTestApp, dbKinds, openTestDatabase, REDIS_TEST_URL, type TestApp } from '../support/app.js';
+import { addMember, signIn } from '../support/people.js';
 import { writeTinyModel } from './tiny-transformers-model.js';
 
 const SEARCH = '/api/v1/cte/embeddings/distance';
@@ -128,6 +129,192 @@ describe.each(dbKinds)('CTE search API on %s', (kind) => {
     expect(refused.json().error.details).toEqual({ requiredScope: 'read' });
     const reader = await t.createKey(org, ['read']);
     expect((await search({ query: 'logs' }, reader)).statusCode).toBe(200);
+  });
+
+  it('searches one framework when asked: its nearest requirements, as the in-process search ranks them', async () => {
+    const query = 'keep logs of AI system events';
+    const res = await search({ query, limit: 5, frameworkId: 'iso-27001' });
+    expect(res.statusCode).toBe(200);
+    const { results } = res.json();
+    expect(results).toHaveLength(5);
+    expect(new Set(results.map((hit: Hit) => hit.frameworkId))).toEqual(new Set(['iso-27001']));
+    expect(refsOf(results)[0]).toBe('iso-27001:A.8.15');
+    expect(results).toEqual(
+      (await reference.search(query, 5, 'iso-27001')).results.map(
+        ({ frameworkId, requirementId, title, distance }) => ({
+          frameworkId,
+          requirementId,
+          title,
+          distance,
+        }),
+      ),
+    );
+    // Asked again, it is answered from memory, and the unfiltered answer to the same question is another.
+    expect((await search({ query, limit: 5, frameworkId: 'iso-27001' })).body).toBe(res.body);
+    const everywhere = (await search({ query, limit: 5 })).json().results;
+    expect(new Set(everywhere.map((hit: Hit) => hit.frameworkId)).size).toBeGreaterThan(1);
+    // A framework smaller than the limit gives what it has.
+    const clauses = (await search({ query, limit: 100, frameworkId: 'iso-42001-clauses' })).json().results;
+    expect(clauses).toHaveLength(36);
+
+    const unknown = await search({ query, frameworkId: 'no-such-framework' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error).toMatchObject({
+      code: 'RESOURCE_NOT_FOUND',
+      details: { frameworkId: 'no-such-framework' },
+    });
+    for (const frameworkId of ['', 42, 'x'.repeat(129)]) {
+      const bad = await search({ query, frameworkId });
+      expect(bad.statusCode, JSON.stringify(frameworkId)).toBe(400);
+      expect(bad.json().error.code).toBe('BAD_REQUEST');
+    }
+  });
+
+  it("gives an organization's caller its status of each result, as its requirement list says", async () => {
+    const statusOrg = `${kind}-search-status`;
+    await t.createOrg(statusOrg);
+    const tenant = await t.createKey(statusOrg, ['read', 'write']);
+    const requirementUrl = (frameworkId: string, requirementId: string) =>
+      `/api/v1/orgs/${statusOrg}/frameworks/${frameworkId}/requirements/${encodeURIComponent(requirementId)}`;
+    const put = async (frameworkId: string, requirementId: string, what: string, body: unknown) => {
+      const res = await t.request({
+        method: 'PUT',
+        url: `${requirementUrl(frameworkId, requirementId)}/${what}`,
+        body,
+        key: tenant,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    // The oracle: the org's own requirement entry.
+    const entryOf = async (frameworkId: string, requirementId: string) =>
+      (
+        await t.request({ method: 'GET', url: requirementUrl(frameworkId, requirementId), key: tenant })
+      ).json();
+    const question = { query: 'keep logs of AI system events', limit: 10 };
+    const hitOf = (results: (Hit & Record<string, unknown>)[], ref: string) =>
+      results.find((hit) => `${hit.frameworkId}:${hit.requirementId}` === ref);
+
+    const before = (await search(question, tenant)).json();
+    expect(before.orgId).toBe(statusOrg);
+    expect(hitOf(before.results, 'eu-ai-act:Art. 12')).toMatchObject({
+      orgStatus: 'not_started',
+      applicable: true,
+      assessment: 'none',
+    });
+    // The ranking is the same as anyone's: only the org's status is added.
+    const anyone = (await search(question)).json();
+    expect(anyone.orgId).toBeUndefined();
+    expect(Object.keys(anyone.results[0])).toEqual(['frameworkId', 'requirementId', 'title', 'distance']);
+    expect(
+      before.results.map(({ frameworkId, requirementId, title, distance }: Hit) => ({
+        frameworkId,
+        requirementId,
+        title,
+        distance,
+      })),
+    ).toEqual(anyone.results);
+
+    // A direct record, an inference through the crosswalk (ISO 27001 logging gives credit to AI Act Art. 12)
+    // and an exclusion; the kept answer must not outlive the writes.
+    await put('iso-27001', 'A.8.15', 'status', { status: 'implemented', reviewer: 'Search Test' });
+    await put('iso-42001', 'A.6.2.8', 'status', { status: 'in_progress', reviewer: 'Search Test' });
+    await put('gdpr', 'Art. 30', 'applicability', {
+      applicable: false,
+      justification: 'No personal data in these logs',
+      reviewer: 'Search Test',
+    });
+    const after = (await search(question, tenant)).json();
+    for (const [frameworkId, requirementId] of [
+      ['iso-27001', 'A.8.15'],
+      ['iso-42001', 'A.6.2.8'],
+      ['eu-ai-act', 'Art. 12'],
+      ['gdpr', 'Art. 30'],
+    ]) {
+      const entry = await entryOf(frameworkId, requirementId);
+      const hit = hitOf(after.results, `${frameworkId}:${requirementId}`);
+      if (!hit) continue;
+      expect(hit, `${frameworkId} ${requirementId}`).toMatchObject({
+        orgStatus: entry.status,
+        applicable: entry.applicable,
+        assessment: entry.assessment,
+      });
+    }
+    expect(hitOf(after.results, 'iso-27001:A.8.15')).toMatchObject({
+      orgStatus: 'implemented',
+      assessment: 'direct',
+    });
+    expect(hitOf(after.results, 'iso-42001:A.6.2.8')).toMatchObject({
+      orgStatus: 'in_progress',
+      assessment: 'direct',
+    });
+    expect(hitOf(after.results, 'eu-ai-act:Art. 12')).toMatchObject({ assessment: 'inferred' });
+    expect(hitOf(after.results, 'eu-ai-act:Art. 12')?.orgStatus).not.toBe('not_started');
+    const excluded = (
+      await search({ query: 'records of processing activities', limit: 3, frameworkId: 'gdpr' }, tenant)
+    ).json();
+    const entry = await entryOf('gdpr', 'Art. 30');
+    expect(entry.applicable).toBe(false);
+    expect(hitOf(excluded.results, 'gdpr:Art. 30')).toMatchObject({
+      orgStatus: entry.status,
+      applicable: false,
+      assessment: entry.assessment,
+    });
+
+    // A platform key names the org and gets the same answer; naming none, it gets the ranking alone.
+    const named = await t.request({ method: 'POST', url: `${SEARCH}?orgId=${statusOrg}`, body: question });
+    expect(named.json()).toEqual(after);
+    const unknownOrg = await t.request({
+      method: 'POST',
+      url: `${SEARCH}?orgId=no-such-org`,
+      body: question,
+    });
+    expect(unknownOrg.statusCode).toBe(404);
+    // A tenant key cannot ask for another org's statuses.
+    const other = await t.request({
+      method: 'POST',
+      url: `${SEARCH}?orgId=${org}`,
+      body: question,
+      key: tenant,
+    });
+    expect(other.statusCode).toBe(403);
+  });
+
+  it("withholds the org's status of frameworks an auditor may not read, and refuses a search in one", async () => {
+    const auditedOrg = `${kind}-search-audited`;
+    await t.createOrg(auditedOrg);
+    await addMember(t, auditedOrg, {
+      email: `auditor-${kind}@example.com`,
+      name: 'Search Auditor',
+      role: 'auditor',
+      frameworkIds: ['iso-42001'],
+      expiresAt: new Date(Date.now() + 14 * 86_400_000).toISOString(),
+    });
+    const cookie = await signIn(t, `auditor-${kind}@example.com`, 'correct horse battery');
+    const asAuditor = (body: unknown) =>
+      t.request({
+        method: 'POST',
+        url: `${SEARCH}?orgId=${auditedOrg}`,
+        body,
+        key: null,
+        headers: { cookie, origin: 'http://localhost:80' },
+      });
+    const res = await asAuditor({ query: 'keep logs of AI system events', limit: 10 });
+    expect(res.statusCode, res.body).toBe(200);
+    const { results } = res.json();
+    const iso = results.filter((hit: Hit) => hit.frameworkId === 'iso-42001');
+    const others = results.filter((hit: Hit) => hit.frameworkId !== 'iso-42001');
+    expect(iso.length).toBeGreaterThan(0);
+    expect(others.length).toBeGreaterThan(0);
+    for (const hit of iso) expect(hit).toHaveProperty('orgStatus');
+    for (const hit of others)
+      expect(Object.keys(hit)).toEqual(['frameworkId', 'requirementId', 'title', 'distance']);
+    expect((await asAuditor({ query: 'event logs', frameworkId: 'iso-42001' })).statusCode).toBe(200);
+    const refused = await asAuditor({ query: 'event logs', frameworkId: 'eu-ai-act' });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.details).toMatchObject({
+      reason: 'framework_out_of_scope',
+      frameworkId: 'eu-ai-act',
+    });
   });
 
   it('stores the vectors through the embeddings job, once per library', async () => {

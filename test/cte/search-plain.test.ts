@@ -90,6 +90,33 @@ describe('everyday wording', () => {
     expect(conceptsOf('we retrained the model on new data')).not.toContain('competence');
   });
 
+  it('reads people trained on AI as training, and CVs as CV', () => {
+    expect(conceptsOf('Who needs to be trained on AI at our company?')).toContain('competence');
+    expect(conceptsOf('staff trained on how to use the assistant')).toContain('competence');
+    expect(conceptsOf('a model trained on AI-generated text')).not.toContain('competence');
+    expect(stem('CVs'.toLowerCase())).toBe(stem('cv'));
+    expect(stem('gas')).toBe('gas');
+    expect(conceptsOf('a pile of CVs')).toContain('high-risk');
+  });
+
+  it('reads screening by software as an automated decision, and background screening as it was', () => {
+    for (const text of [
+      'an algorithm is screening CVs',
+      'we screen applicants with AI',
+      'the AI screening tool ranks candidates',
+    ]) {
+      expect(words(text), text).toContain('autoscreen');
+      expect(conceptsOf(text), text).toContain('automated-decision');
+    }
+    for (const text of ['pre-employment screening of new hires', 'we screen job candidates before hiring']) {
+      expect(words(text), text).not.toContain('autoscreen');
+      expect(conceptsOf(text), text).not.toContain('automated-decision');
+    }
+    // A job application is a person's, not software to secure.
+    expect(words('an AI tool sorts job applications')).toContain('applicants');
+    expect(words('application security requirements')).toContain('application');
+  });
+
   it('ties everyday words to compliance concepts', () => {
     expect(conceptsOf('the model went haywire')).toContain('incident');
     expect(conceptsOf('servers in another country')).toContain('transfer');
@@ -155,8 +182,12 @@ describe('search quality on both halves of the plain-language set (built-in embe
   });
 
   it('keeps recall@5, MRR@10 and nDCG@10 above the measured floor', async () => {
-    const { recallAt5, mrr, ndcg } = await evaluateSearch(search, dev);
-    // Measured 0.740, 0.979 and 0.814: the blend over texts expanded with everyday questions in several voices,
+    const { recallAt5, mrr, ndcg } = await evaluateSearch(
+      search,
+      dev.filter((query) => query.style !== 'officer'),
+    );
+    // The development half as first written (109 questions; the officer's questions have a floor of their own
+    // below). Measured 0.740, 0.979 and 0.818 (0.740, 0.979 and 0.814 before the officer's wording rules): the blend over texts expanded with everyday questions in several voices,
     // the everyday thesaurus, pseudo-relevance feedback, the crosswalk lift, first-person situations and stories
     // in the phrase ranker and the wording rules (0.611, 0.869 and 0.683 before them; 0.694, 0.965 and 0.780
     // before the feedback and the further voices; 0.723, 0.968 and 0.793 before the situations; 0.723, 0.976 and
@@ -166,9 +197,22 @@ describe('search quality on both halves of the plain-language set (built-in embe
     expect(ndcg).toBeGreaterThanOrEqual(0.78);
   });
 
+  it("keeps an officer's everyday questions, added to the development half later, above their floor", async () => {
+    const { recallAt5, mrr, ndcg } = await evaluateSearch(
+      search,
+      dev.filter((query) => query.style === 'officer'),
+    );
+    // Measured 0.564, 0.792 and 0.646 with the wording rules for people trained on AI, software that screens
+    // people and job applications, and the phrases written for them (0.449, 0.722 and 0.527 before).
+    expect(recallAt5).toBeGreaterThanOrEqual(0.53);
+    expect(mrr).toBeGreaterThanOrEqual(0.75);
+    expect(ndcg).toBeGreaterThanOrEqual(0.61);
+  });
+
   it('keeps the held-out test half above its floor too, so a regression on unseen queries fails', async () => {
     const { recallAt5, mrr, ndcg } = await evaluateSearch(search, held);
-    // Measured 0.634, 0.895 and 0.726 (0.618, 0.868 and 0.711 before the stories and the wording rules; 0.595,
+    // Measured 0.632, 0.893 and 0.723 (0.634, 0.895 and 0.726 before the officer's wording rules; 0.618, 0.868 and
+    // 0.711 before the stories and the wording rules; 0.595,
     // 0.847 and 0.696 before the situations; 0.577, 0.850 and 0.679 before the feedback step and the further
     // voices; 0.502, 0.807 and 0.600 at first); never tuned on. The floor leaves a margin for ties.
     expect(recallAt5).toBeGreaterThanOrEqual(0.6);
@@ -178,8 +222,9 @@ describe('search quality on both halves of the plain-language set (built-in embe
 
   it('keeps both halves of the independent set above their floors', async () => {
     // Written by people who saw only the framework texts. The development half was read while tuning the
-    // wording rules (measured 0.554, 0.812 and 0.647; 0.489, 0.719 and 0.580 before them and the stories); the
-    // test half never was (0.507, 0.730 and 0.586; 0.476, 0.708 and 0.555 before).
+    // wording rules (measured 0.548, 0.811 and 0.648; 0.554, 0.812 and 0.647 before the officer's wording rules;
+    // 0.489, 0.719 and 0.580 before them and the stories); the test half never was (0.510, 0.735 and 0.586;
+    // 0.507, 0.730 and 0.586 before the officer's wording rules; 0.476, 0.708 and 0.555 before the stories).
     const halves = {
       dev: { recallAt5: 0.52, mrr: 0.78, ndcg: 0.61 },
       test: { recallAt5: 0.48, mrr: 0.7, ndcg: 0.55 },
@@ -193,6 +238,28 @@ describe('search quality on both halves of the plain-language set (built-in embe
       expect(quality.mrr, half).toBeGreaterThanOrEqual(floor.mrr);
       expect(quality.ndcg, half).toBeGreaterThanOrEqual(floor.ndcg);
     }
+  });
+
+  it("answers an officer's everyday questions about AI training and CV screening with the duties that apply", async () => {
+    const refs = async (query: string, limit: number) =>
+      (await search.search(query, limit)).results.map((hit) => `${hit.frameworkId}:${hit.requirementId}`);
+    // Who must be trained: the AI literacy duty first, beside ISO 42001's competence requirements.
+    const training = await refs('Who needs to be trained on AI at our company?', 5);
+    expect(training.slice(0, 3)).toContain('eu-ai-act:Art. 4');
+    expect(
+      training.filter((ref) => ['iso-42001-clauses:7.2', 'iso-42001:A.4.6'].includes(ref)).length,
+    ).toBeGreaterThan(0);
+    // Software screening applicants is a high-risk employment use with deployer duties, not ISO 27001's
+    // background checks on people being hired.
+    const screening = await refs('an algorithm is screening CVs', 10);
+    const employment = [
+      'eu-ai-act:Art. 6(3)-(4)',
+      'eu-ai-act:Art. 26(1)-(3)',
+      'eu-ai-act:Art. 26(11)',
+      'eu-ai-act:Art. 86',
+    ];
+    expect(screening.slice(0, 5).filter((ref) => employment.includes(ref)).length).toBeGreaterThanOrEqual(2);
+    expect(screening).not.toContain('iso-27001:A.6.1');
   });
 
   it('answers a question in everyday words with requirements of several frameworks', async () => {

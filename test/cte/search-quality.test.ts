@@ -37,7 +37,7 @@ describe('semantic search on the labelled queries (built-in embedder)', () => {
 
   it('keeps recall@5 and MRR above the measured floor', async () => {
     const { recallAt5, mrr } = await evaluateSearch(search, labelled);
-    // Measured 0.883 and 1.000 with builtin-tfidf-svd-v1 at 128 dimensions blended with BM25 and lifted along
+    // Measured 0.892 and 0.981 (0.883 and 0.981 before the officer's wording rules) with builtin-tfidf-svd-v1 at 128 dimensions blended with BM25 and lifted along
     // the crosswalk (0.831 and 1.000 before the everyday questions and the lift).
     expect(recallAt5).toBeGreaterThanOrEqual(0.83);
     expect(mrr).toBeGreaterThanOrEqual(0.93);

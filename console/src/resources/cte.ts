@@ -61,6 +61,16 @@ export const useFrameworkDetails = (frameworkIds: readonly string[]) => {
   );
 };
 
-/** The requirements of every framework closest in meaning to a text (at most 100: the API's limit). */
-export const searchRequirements = (session: Session, query: string, limit = 100) =>
-  session.api.post<SearchResult>(ctePath('embeddings', 'distance'), { query, limit });
+/**
+ * The requirements closest in meaning to a text, of one framework when one is named, each with the org's
+ * status of it (its record's, else what the crosswalk infers) as the API gives it.
+ */
+export const searchRequirements = (
+  { api, orgId }: Pick<Session, 'api' | 'orgId'>,
+  query: string,
+  { frameworkId, limit }: { frameworkId?: string; limit: number },
+) =>
+  api.request<SearchResult>('POST', ctePath('embeddings', 'distance'), {
+    query: { orgId },
+    body: { query, limit, ...(frameworkId ? { frameworkId } : {}) },
+  });

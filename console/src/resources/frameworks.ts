@@ -48,26 +48,6 @@ export const useRequirements = (frameworkId: string, filters: RequirementFilters
   );
 };
 
-/**
- * The org's record of every requirement of the frameworks named, by `frameworkId` + U+001F + `requirementId`: the
- * status each search hit shows.
- */
-export const useRequirementRecords = (frameworkIds: readonly string[]) => {
-  const { api, orgId } = useSession();
-  const ids = [...new Set(frameworkIds)].sort();
-  return useLoad(async () => {
-    const lists = await Promise.all(ids.map((id) => api.get<RequirementList>(requirementPath(orgId, id))));
-    return new Map(
-      lists.flatMap((list) =>
-        list.requirements.map((r) => [recordKey(list.frameworkId, r.requirementId), r] as const),
-      ),
-    );
-  }, [orgId, ids.join('\u001f')]);
-};
-
-export const recordKey = (frameworkId: string, requirementId: string) =>
-  `${frameworkId}\u001f${requirementId}`;
-
 export const useRequirement = (frameworkId: string, requirementId: string) => {
   const { api, orgId } = useSession();
   return useLoad(

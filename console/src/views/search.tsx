@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { SearchResult } from '../api';
 import { frameworkHref } from '../links';
 import { searchRequirements } from '../resources/cte';
-import { recordKey, useOrgFrameworks, useRequirementRecords } from '../resources/frameworks';
+import { useOrgFrameworks } from '../resources/frameworks';
 import { Badge, ErrorText, Field, statusText, useSession } from '../ui';
 
 /** Questions an officer asks in their own words; the empty page offers them, one click runs one. */
@@ -14,27 +14,45 @@ const EXAMPLES = [
   'Must a person be able to override an automated decision?',
 ];
 
-/** Hits shown: the closest of the framework chosen (the API ranks at most 100 of every framework). */
+/** Hits shown: the closest of every framework, or of the framework chosen (the API searches in it). */
 const SHOWN = 20;
 
 type Hit = SearchResult['results'][number];
+
+interface Asked {
+  query: string;
+  frameworkId: string;
+}
 
 export function SearchView() {
   const session = useSession();
   const frameworks = useOrgFrameworks();
   const [query, setQuery] = useState('');
   const [frameworkId, setFrameworkId] = useState('');
-  const [state, setState] = useState<{ results?: Hit[]; model?: string; error?: Error; busy?: boolean }>({});
-  const run = async (text: string) => {
+  const [state, setState] = useState<{
+    asked?: Asked;
+    results?: Hit[];
+    model?: string;
+    error?: Error;
+    busy?: boolean;
+  }>({});
+  // The latest search wins: an answer to an earlier one that arrives later is dropped.
+  const latest = useRef(0);
+  const run = async (asked: Asked) => {
+    const turn = ++latest.current;
     setState((previous) => ({ ...previous, busy: true }));
     try {
-      const r = await searchRequirements(session, text);
-      setState({ results: r.results, model: r.model });
+      const r = await searchRequirements(session, asked.query, {
+        frameworkId: asked.frameworkId || undefined,
+        limit: SHOWN,
+      });
+      if (turn === latest.current) setState({ asked, results: r.results, model: r.model });
     } catch (error) {
-      setState({ error: error as Error });
+      if (turn === latest.current) setState({ asked, error: error as Error });
     }
   };
-  const hits = (state.results ?? []).filter((r) => !frameworkId || r.frameworkId === frameworkId);
+  const frameworkName = (id: string) =>
+    frameworks.data?.frameworks.find((f) => f.frameworkId === id)?.name ?? id;
   return (
     <>
       <h1>Semantic search</h1>
@@ -43,7 +61,7 @@ export function SearchView() {
           className="search-form"
           onSubmit={(event) => {
             event.preventDefault();
-            run(query);
+            run({ query, frameworkId });
           }}
         >
           <Field label="Search every framework">
@@ -62,7 +80,17 @@ export function SearchView() {
           <div className="filters">
             <Field label="Framework">
               {(id) => (
-                <select id={id} value={frameworkId} onChange={(e) => setFrameworkId(e.target.value)}>
+                <select
+                  id={id}
+                  value={frameworkId}
+                  onChange={(e) => {
+                    setFrameworkId(e.target.value);
+                    // Once a question has been asked, the one in the box is asked of the framework chosen.
+                    if (state.asked) {
+                      run({ query: query.trim() ? query : state.asked.query, frameworkId: e.target.value });
+                    }
+                  }}
+                >
                   <option value="">every framework</option>
                   {(frameworks.data?.frameworks ?? []).map((f) => (
                     <option key={f.frameworkId} value={f.frameworkId}>
@@ -80,16 +108,16 @@ export function SearchView() {
       </search>
       {state.error ? <ErrorText error={state.error} /> : null}
       {state.results ? (
-        hits.length === 0 ? (
+        state.results.length === 0 ? (
           <p>
-            {state.results.length === 0
-              ? 'Nothing found.'
-              : `None of the ${state.results.length} closest requirements is in this framework.`}
+            {state.asked?.frameworkId
+              ? `Nothing found in ${frameworkName(state.asked.frameworkId)}.`
+              : 'Nothing found.'}
           </p>
         ) : (
-          <Hits hits={hits.slice(0, SHOWN)} />
+          <Hits hits={state.results} />
         )
-      ) : (
+      ) : state.error ? null : (
         <section className="card" aria-labelledby="examples-heading" data-testid="search-examples">
           <h2 id="examples-heading">Try a question</h2>
           <ul className="examples">
@@ -100,7 +128,7 @@ export function SearchView() {
                   className="link"
                   onClick={() => {
                     setQuery(example);
-                    run(example);
+                    run({ query: example, frameworkId });
                   }}
                 >
                   {example}
@@ -115,36 +143,39 @@ export function SearchView() {
   );
 }
 
-/** The hits, each with the org's status of the requirement (its record, or what the crosswalk infers). */
+/**
+ * The hits, each with the org's status of the requirement as the search gives it (its record, or what the
+ * crosswalk infers, marked); none where the signed-in person may not read that framework.
+ */
 function Hits({ hits }: { hits: Hit[] }) {
-  const records = useRequirementRecords(hits.map((hit) => hit.frameworkId));
   return (
     <ol className="results" data-testid="search-results">
-      {hits.map((hit) => {
-        const record = records.data?.get(recordKey(hit.frameworkId, hit.requirementId));
-        return (
-          <li
-            key={`${hit.frameworkId}/${hit.requirementId}`}
-            data-framework={hit.frameworkId}
-            data-requirement={hit.requirementId}
-          >
-            <a href={frameworkHref(hit.frameworkId, hit.requirementId)}>
-              {hit.frameworkId} {hit.requirementId}
-            </a>{' '}
-            {hit.title}{' '}
-            <span data-testid="hit-status">
-              {record ? (
-                <Badge kind={record.applicable ? record.status : 'not_applicable'}>
-                  {statusText(record)}
-                </Badge>
-              ) : (
-                <span className="muted">…</span>
-              )}
-            </span>{' '}
-            <span className="muted">distance {hit.distance.toFixed(3)}</span>
-          </li>
-        );
-      })}
+      {hits.map((hit) => (
+        <li
+          key={`${hit.frameworkId}/${hit.requirementId}`}
+          data-framework={hit.frameworkId}
+          data-requirement={hit.requirementId}
+        >
+          <a href={frameworkHref(hit.frameworkId, hit.requirementId)}>
+            {hit.frameworkId} {hit.requirementId}
+          </a>{' '}
+          {hit.title}{' '}
+          <span data-testid="hit-status">
+            {hit.orgStatus && hit.assessment && hit.applicable !== undefined ? (
+              <Badge kind={hit.applicable ? hit.orgStatus : 'not_applicable'}>
+                {statusText({
+                  status: hit.orgStatus,
+                  assessment: hit.assessment,
+                  applicable: hit.applicable,
+                })}
+              </Badge>
+            ) : (
+              <span className="muted">status not shown</span>
+            )}
+          </span>{' '}
+          <span className="muted">distance {hit.distance.toFixed(3)}</span>
+        </li>
+      ))}
     </ol>
   );
 }

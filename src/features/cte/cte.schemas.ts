@@ -314,12 +314,20 @@ export const SearchBody = Type.Object(
   {
     query: Type.String({ minLength: 1, maxLength: 2000, pattern: '\\S', description: 'Free text' }),
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+    frameworkId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        description: 'Only requirements of this framework (its `limit` nearest); an unknown framework → 404',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 export const SearchResultSchema = Type.Object({
   query: Type.String(),
   model: Text('The embedding model that ranked the results'),
+  orgId: Type.Optional(Text('The organization whose status each result carries (when the caller is one)')),
   results: Type.Array(
     Type.Object({
       frameworkId: Type.String(),
@@ -329,6 +337,19 @@ export const SearchResultSchema = Type.Object({
         description:
           '1 − relevance, where relevance blends cosine similarity with the BM25 word match (best match of the query = 1); 0 = same meaning',
       }),
+      orgStatus: Type.Optional(
+        Enum(
+          REQUIREMENT_STATUSES,
+          "The org's effective status of the requirement: its own record's, else what the crosswalk infers",
+        ),
+      ),
+      applicable: Type.Optional(Type.Boolean({ description: 'False when the org excluded the requirement' })),
+      assessment: Type.Optional(
+        Enum(
+          ASSESSMENT_SOURCES,
+          'Where orgStatus comes from: direct (the org recorded it), inferred (the crosswalk), none',
+        ),
+      ),
     }),
   ),
 });

@@ -197,7 +197,18 @@ export class RequirementSearch {
     return scores;
   }
 
-  async search(query: string, limit = 10): Promise<SearchResponse> {
-    return { query, model: this.embedder.model, results: this.index.best(await this.scores(query), limit) };
+  /**
+   * The `limit` best requirements, of one framework when `frameworkId` is given: every requirement is scored
+   * as in an unfiltered search (the feedback and the lift read the whole library), then only that
+   * framework's compete for the places.
+   */
+  async search(query: string, limit = 10, frameworkId?: string): Promise<SearchResponse> {
+    const scores = await this.scores(query);
+    if (frameworkId !== undefined) {
+      for (let row = 0; row < scores.length; row++) {
+        if (this.index.item(row).frameworkId !== frameworkId) scores[row] = Number.NEGATIVE_INFINITY;
+      }
+    }
+    return { query, model: this.embedder.model, results: this.index.best(scores, limit) };
   }
 }

@@ -7,7 +7,7 @@ export interface LabelledQuery {
   expected: string[];
   /** Plain-language set only: the half a query belongs to (tune on `dev`, report `test`). */
   split?: 'dev' | 'test';
-  /** Plain-language set only: who is asking (lawyer, ml, ciso, pm, non-native, terse). */
+  /** Plain-language set only: who is asking (lawyer, ml, ciso, pm, non-native, terse, officer). */
   style?: string;
 }
 

@@ -3,16 +3,23 @@
  * in-memory vector index and the lexical index once: requirement vectors come from the database when the
  * embeddings job stored them for exactly these texts and this model, and are computed on the spot
  * otherwise. The embeddings job and the route share that build, so in-process runs never do it twice.
+ * A search asked for an organization adds its effective status of each result, from its cached analysis.
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../../context.js';
 import type { Em } from '../../../platform/db/database.js';
+import { forbidden } from '../../../platform/errors.js';
 import { releaseFreedMemory } from '../../../platform/memory.js';
 import { type Ready, remember, settled, whenReady } from '../../../platform/ready.js';
+import { effectiveStatus } from '../../../records/score.js';
+import type { AssessmentSource, RequirementStatus } from '../../../shared/vocabulary.js';
+import type { CachedAnalysis } from '../analysis.service.js';
 import type { RequirementNeighbourhood } from '../crosswalk-suggestions.js';
-import { type CurrentLibrary, currentLibrary, heldLibrary } from '../library.service.js';
+import { type CurrentLibrary, currentLibrary, heldLibrary, requireFramework } from '../library.service.js';
+import { sendRecordReport } from '../report-cache.js';
 import { BUILTIN_MODEL } from './builtin-embedder.js';
 import { createEmbedder } from './create-embedder.js';
 import { type Embedder, libraryDocuments, type RequirementDocument } from './embedder.js';
@@ -24,7 +31,7 @@ import {
   type SearchResponse,
 } from './requirement-search.js';
 import { KeptAnswers } from './search-answers.js';
-import { VectorIndex } from './vector-index.js';
+import { type SearchHit, VectorIndex } from './vector-index.js';
 
 export interface EmbeddingSettings {
   /** Directory holding `<modelName>/config.json`, `tokenizer.json`, `onnx/model.onnx`. */
@@ -199,30 +206,127 @@ export async function searchRequirements(
   return ready.search.search(query, limit);
 }
 
+/** What a search asks: the text, how many results, and optionally one framework to search in. */
+export interface SearchQuestion {
+  query: string;
+  limit: number;
+  frameworkId?: string;
+}
+
+/**
+ * The organization a search is asked for (a tenant key's, or the `orgId` a platform key names), and the
+ * frameworks the caller may read there (an auditor bounded to some; null: every framework).
+ */
+export interface SearchViewer {
+  orgId: string;
+  frameworkIds: readonly string[] | null;
+}
+
+type SearchContext = Pick<AppContext, 'db' | 'readCache' | 'config' | 'log'>;
+
+/** The library at the revision the org read cache holds, with the framework a search names checked (404). */
+function searchedLibrary(ctx: SearchContext, em: Em, frameworkId: string | undefined): Ready<CurrentLibrary> {
+  return whenReady(heldLibrary(ctx, em), (current) => {
+    if (frameworkId !== undefined) requireFramework(current.library, frameworkId);
+    return current;
+  });
+}
+
 /**
  * The answer to a search, serialized by `serialize`: from the index's kept answers when the question was
- * asked before with this limit, at once; else ranked, serialized and kept. The library is taken at the
- * revision the org read cache holds, so a hot search asks the database nothing.
+ * asked before with this limit and framework, at once; else ranked, serialized and kept. The library is taken
+ * at the revision the org read cache holds, so a hot search asks the database nothing.
  */
 export function searchAnswer(
-  ctx: Pick<AppContext, 'db' | 'readCache' | 'config' | 'log'>,
-  query: string,
-  limit: number,
+  ctx: SearchContext,
+  { query, limit, frameworkId }: SearchQuestion,
   serialize: (response: SearchResponse) => string,
 ): Ready<string> {
   const em = ctx.db.em();
-  return whenReady(heldLibrary(ctx, em), (current) =>
+  return whenReady(searchedLibrary(ctx, em, frameworkId), (current) =>
     whenReady(readySearch(em, current, ctx.config.embeddings, ctx.log), ({ search, answers }) => {
-      // Keyed by the query as parsed, then the limit, so that a hit builds no key.
-      const kept = answers.get(query, limit);
+      // Keyed by the query as parsed (behind the framework searched in, when one is), then the limit, so that
+      // a hit on an unfiltered question builds no key.
+      const key = frameworkId === undefined ? query : `${frameworkId}\u001f${query}`;
+      const kept = answers.get(key, limit);
       if (kept !== undefined) return kept;
-      return search.search(query, limit).then((response) => {
+      return search.search(query, limit, frameworkId).then((response) => {
         const body = serialize(response);
-        answers.set(query, limit, body);
+        answers.set(key, limit, body);
         return body;
       });
     }),
   );
+}
+
+/** A search's results with the org's effective status of each requirement the viewer may read. */
+export interface OrgSearchResponse extends SearchResponse {
+  orgId: string;
+  results: (SearchHit & {
+    orgStatus?: RequirementStatus;
+    applicable?: boolean;
+    assessment?: AssessmentSource;
+  })[];
+}
+
+/**
+ * Each result with the org's effective status of it (its own record's, else what the crosswalk infers, as in
+ * its requirement list), whether it applies, and where the status comes from. Results of frameworks the viewer
+ * may not read (an auditor bounded to others) carry none.
+ */
+export function withOrgStatus(
+  response: SearchResponse,
+  analysis: CachedAnalysis,
+  frameworkIds: readonly string[] | null,
+): OrgSearchResponse {
+  return {
+    ...response,
+    orgId: analysis.orgId,
+    results: response.results.map((hit) => {
+      const row =
+        frameworkIds === null || frameworkIds.includes(hit.frameworkId)
+          ? analysis.coverage.get(hit.frameworkId, hit.requirementId)
+          : undefined;
+      return row
+        ? { ...hit, orgStatus: effectiveStatus(row), applicable: row.applicable, assessment: row.assessment }
+        : hit;
+    }),
+  };
+}
+
+/**
+ * A search asked for an organization: ranked as any other, each result carrying the org's status of it. The
+ * answer is kept in the org read cache (until a write to the org, a library change or an evidence expiry),
+ * under the question and the frameworks the viewer may read.
+ */
+export function sendOrgSearch(
+  ctx: AppContext,
+  reply: FastifyReply,
+  viewer: SearchViewer,
+  question: SearchQuestion,
+): Ready<void> {
+  const { frameworkIds } = viewer;
+  if (
+    question.frameworkId !== undefined &&
+    frameworkIds !== null &&
+    !frameworkIds.includes(question.frameworkId)
+  ) {
+    throw forbidden(`Your access covers ${frameworkIds.join(', ')} only`, {
+      reason: 'framework_out_of_scope',
+      frameworkId: question.frameworkId,
+    });
+  }
+  const em = ctx.db.em();
+  return whenReady(searchedLibrary(ctx, em, question.frameworkId), (current) => {
+    const name = `search/${createHash('sha256')
+      .update(JSON.stringify([question.query, question.limit, question.frameworkId ?? null, frameworkIds]))
+      .digest('base64url')}`;
+    return sendRecordReport(ctx, reply, viewer.orgId, name, async (analysis) => {
+      const { search } = await readySearch(em, current, ctx.config.embeddings, ctx.log);
+      const response = await search.search(question.query, question.limit, question.frameworkId);
+      return { value: withOrgStatus(response, analysis, frameworkIds) };
+    });
+  });
 }
 
 /** Whether the stored vectors were made for another library or model (cheap: nothing is embedded). */

@@ -22,6 +22,8 @@ const VOWEL = /[aeiouy]/;
 export function stem(word: string): string {
   // One spelling for British and American forms: organize/organise, analyze/analyse.
   let w = word.replace(/iz(e|es|ed|ing|ation|ations)$/, 'is$1').replace(/yz(e|es|ed|ing)$/, 'ys$1');
+  // An acronym's plural: "CVs", "PCs", "VMs" (three letters, no vowel before the "s") meet "CV", "PC", "VM".
+  if (w.length === 3 && w.endsWith('s') && !VOWEL.test(w.slice(0, 2))) return w.slice(0, 2);
   if (w.length <= 3) return w;
   if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith('ied') && w.length > 4) return `${w.slice(0, -3)}y`;
@@ -42,8 +44,9 @@ export function stem(word: string): string {
 /**
  * Everyday spellings brought to one form before splitting: "US" (the country), contractions ("don't" → "do
  * not"), "fine-tune" (a kind of training, not a penalty) and "works fine" (all right, not a penalty either),
- * "e-mail", the training of a model apart from the training of people, a notified body, and a register that
- * is a list ("risk register") rather than a registration.
+ * "e-mail", the training of a model apart from the training of people, screening by software apart from the
+ * background screening of people, a job application apart from a software application, a notified body, and a
+ * register that is a list ("risk register") rather than a registration.
  */
 function normalizeText(text: string): string {
   return (
@@ -69,14 +72,32 @@ function normalizeText(text: string): string {
       // The railway is not training either: "lost it on the train".
       .replace(/\b((?:on|in|by|off) (?:the|a) )train\b/g, '$1railway')
       // Training a model is not training people: "trained on", "train the model", "training data", "model was
-      // trained" become one word that the staff-training concept does not know.
+      // trained" become one word that the staff-training concept does not know. People are trained on a subject:
+      // "trained on AI", "training on how to use it" stay training (but "trained on AI-generated data" does not).
       .replace(
-        /\b(?:re)?train(?:s|ed|ing)?(?= (?:on|with|from)\b| (?:(?:the|a|an|our|their|its|this|that|my|your|new|own|custom|base|ml|ai) )?(?:model|models|classifier|network|llm|llms|assistant|chatbot)\b| (?:data|dataset|datasets|set|sets|run|runs|job|jobs|pipeline|pipelines|shard|shards|corpus|example|examples|compute|cost|costs)\b)/g,
+        /\b(?:re)?train(?:s|ed|ing)?(?= (?:on|with|from)\b(?! (?:(?:the|our) )?(?:ai|artificial intelligence)\b(?![- ](?:generated|output|outputs|data|text|content|images)\b)| (?:how|using|the use)\b)| (?:(?:the|a|an|our|their|its|this|that|my|your|new|own|custom|base|ml|ai) )?(?:model|models|classifier|network|llm|llms|assistant|chatbot)\b| (?:data|dataset|datasets|set|sets|run|runs|job|jobs|pipeline|pipelines|shard|shards|corpus|example|examples|compute|cost|costs)\b)/g,
         'modeltrain',
       )
       .replace(
         /\b(model|models|classifier|network|llm|it|they|was|were|been|being) (?:re)?trained\b/g,
         '$1 modeltrain',
+      )
+      // Screening done by software (an algorithm screening CVs, an AI screening tool, screening applicants with AI)
+      // is an automated decision about people, not the background screening of someone being hired: one word.
+      .replace(
+        /\b(algorithms?|ai|software|tools?|models?|systems?|bots?|programs?|machines?|computers?)((?: is| are| that| which| will| to| now| automatically)*) screen(?:s|ed|ing)?\b/g,
+        '$1$2 autoscreen',
+      )
+      .replace(/\b(?:ai|automated|automatic|algorithmic|machine)[- ]screen(?:s|ed|ing)?\b/g, 'autoscreen')
+      .replace(
+        /\bscreen(?:s|ed|ing)?\b(?= (?:tools?|models?|software|assistants?|systems?|algorithms?|engines?|plugins?)\b|(?: [a-z]+){0,3} (?:with|using|by|through) (?:(?:an?|the|our) )?(?:ai|algorithms?|software|models?|tools?|machine learning|ml)\b)/g,
+        'autoscreen',
+      )
+      // A job or loan application is a person asking, not a piece of software: "job applications" meets
+      // "job applicants", not application security.
+      .replace(
+        /\b(job|loan|credit|mortgage|visa|asylum|benefits?|insurance|rental|tenancy|housing|university|school) applications?\b/g,
+        '$1 applicants',
       )
       // A notified body assesses conformity; it is not something that was notified.
       .replace(/\bnotified bod(y|ies)\b/g, 'notifiedbody')
