@@ -16,6 +16,7 @@ import type { LabelledQuery } from '../../src/features/cte/search/search-evaluat
 import { createJobRunner } from '../../src/platform/jobs/create-job-runner.js';
 import { startWorker } from '../../src/worker.js';
 import { createTestApp, dbKinds, openTestDatabase, REDIS_TEST_URL, type TestApp } from '../support/app.js';
+import { removePrefix } from '../support/redis-prefix.js';
 import { writeTinyModel } from './tiny-transformers-model.js';
 
 const SEARCH = '/api/v1/cte/embeddings/distance';
@@ -269,6 +270,7 @@ describe.runIf(dbKinds.includes('postgres'))('the embeddings job on a BullMQ wor
     } finally {
       await worker.close();
       await runner.close();
+      await removePrefix(REDIS_TEST_URL, prefix);
       await testDb.close();
     }
   }, 90_000);
