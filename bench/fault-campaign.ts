@@ -3,7 +3,7 @@
  * processes, faults injected from outside, figures counted from what clients receive, what the database
  * holds and what the daemons log.
  *
- *   npx tsx bench/fault-campaign.ts [--outage-ms 20000] [--connections 16] [--lock-rounds 30]
+ *   npx tsx bench/fault-campaign.ts [--outage-ms 20000] [--connections 16] [--lock-rounds 20]
  *     [--snapshot-rounds 10] [--snapshot-requests 8] [--unknown-keys 2000] [--only 6,7] [--json]
  *
  * 1. PostgreSQL unreachable for --outage-ms under attestation load (a TCP proxy in front of PostgreSQL
@@ -126,7 +126,7 @@ interface Daemon {
 
 /** `bin/comply serve` started, not yet waited for. */
 async function spawnServe(env: Record<string, string>): Promise<Daemon> {
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(COMPLY_BIN, ['serve'], {
     env: {
       ...process.env,
@@ -911,7 +911,7 @@ async function serverResponses(daemon: Daemon): Promise<Outcome> {
 // ---------------------------------------------------------------------------------------------------
 // 6. Two daemons starting together on one data directory after a crash
 
-const LOCK_REFUSAL = /^Error: The embedded database in .* is in use by process (\d+)\. /;
+const LOCK_REFUSAL = /^error: the embedded database in .* is in use by process (\d+)\. /i;
 
 async function lockRace(rounds: number): Promise<Outcome> {
   const dataDir = tempDir('lock');
@@ -928,6 +928,7 @@ async function lockRace(rounds: number): Promise<Outcome> {
   let written = 0;
   const otherRefusals: string[] = [];
   const refusalMs: number[] = [];
+  const started = performance.now();
   for (let round = 0; round < rounds; round += 1) {
     // A crashed holder: a pid no process has any more.
     const dead = spawnSync('true').pid;
@@ -984,7 +985,7 @@ async function lockRace(rounds: number): Promise<Outcome> {
   refusalMs.sort((x, y) => x - y);
   return {
     figures: [
-      ['rounds', rounds],
+      ['rounds', `${rounds} (${Math.round((performance.now() - started) / 1000)} s)`],
       ['double opens', doubleOpens],
       ['rounds none opened', noneOpened],
       ['refused with the one-line message naming the winner', clearRefusals],
@@ -1292,7 +1293,7 @@ async function main(): Promise<void> {
     options: {
       'outage-ms': { type: 'string', default: '20000' },
       connections: { type: 'string', default: '16' },
-      'lock-rounds': { type: 'string', default: '30' },
+      'lock-rounds': { type: 'string', default: '20' },
       'snapshot-rounds': { type: 'string', default: '10' },
       'snapshot-requests': { type: 'string', default: '8' },
       'unknown-keys': { type: 'string', default: '2000' },
