@@ -3,7 +3,8 @@
  * processes, faults injected from outside, figures counted from what clients receive, what the database
  * holds and what the daemons log.
  *
- *   npx tsx bench/fault-campaign.ts [--outage-ms 20000] [--connections 16] [--json]
+ *   npx tsx bench/fault-campaign.ts [--outage-ms 20000] [--connections 16] [--lock-rounds 20]
+ *     [--snapshot-rounds 10] [--snapshot-requests 8] [--unknown-keys 2000] [--only 6,7] [--json]
  *
  * 1. PostgreSQL unreachable for --outage-ms under attestation load (a TCP proxy in front of PostgreSQL
  *    drops every connection and refuses new ones), then every acknowledged attestation checked in the
@@ -12,20 +13,34 @@
  * 3. 12 MiB bodies against the 1 MiB limit through Node's fetch.
  * 4. An API key revoked through one daemon, refused by another sharing its PostgreSQL and Redis.
  * 5. Responses the HTTP server writes itself: a 20 KB header, a broken Content-Length.
+ * 6. A daemon on the embedded database killed with SIGKILL (its `comply.lock` left stale), then two daemons
+ *    started together on the data directory: exactly one opens the database, the other exits with its
+ *    one-line message; the one that opened is killed in turn, --lock-rounds times. Every write acknowledged
+ *    before a kill is found at the end.
+ * 7. --snapshot-requests simultaneous snapshots with one label on PostgreSQL, --snapshot-rounds times: one
+ *    201, the rest 409, never 503, no outage logged.
+ * 8. --unknown-keys unknown API keys from one address (--connections at a time) against
+ *    COMPLY_AUTH_FAILURES_MAX: 429 with Retry-After past it, the key lookups PostgreSQL counts (scans of
+ *    api_keys) bounded, a valid key answered throughout.
+ * 9. The run's Redis keys: under its prefix, every key that is not a BullMQ queue's expires; the queues are
+ *    obliterated and nothing is left.
  *
  * PostgreSQL and Redis are only used, never stopped: each run works in scratch databases and its own
- * BullMQ prefix. Exit code 1 when any scenario misses its expectation.
+ * Redis prefix (COMPLY_QUEUE_PREFIX), removed at the end. Exit code 1 when any scenario misses its
+ * expectation.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { buildAttestation, signAttestation } from '../src/clients/sidecar/client.js';
+import { loadConfig } from '../src/platform/config.js';
 import { freePort } from '../test/support/free-port.js';
+import { keysUnder, queuesAmong, removePrefix } from '../test/support/redis-prefix.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const COMPLY_BIN = path.join(ROOT, 'bin/comply');
@@ -38,6 +53,9 @@ const CONTROLS = ['A.6.2.6', 'A.6.2.8'];
 const MiB = 1024 * 1024;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The daemons that use the run's Redis prefix: stopped before its keys are counted (scenario 9). */
+const prefixDaemons: Daemon[] = [];
 
 // ---------------------------------------------------------------------------------------------------
 // Cleanup: every child, temp dir and scratch database registers its own undo step, run in reverse.
@@ -102,10 +120,15 @@ interface Daemon {
   lines: LogLine[];
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  /** Ready (`GET /readyz` 200), or null when the process exited first; throws after `timeoutMs`. */
+  ready(timeoutMs?: number): Promise<Daemon | null>;
+  /** SIGTERM, then SIGKILL after 15 s; resolves with the exit. */
+  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-async function startDaemon(env: Record<string, string>): Promise<Daemon> {
-  const port = await freePort();
+/** `bin/comply serve` started, not yet waited for. */
+async function spawnServe(env: Record<string, string>): Promise<Daemon> {
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(COMPLY_BIN, ['serve'], {
     env: {
       ...process.env,
@@ -117,16 +140,6 @@ async function startDaemon(env: Record<string, string>): Promise<Daemon> {
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  cleanups.push(async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    const stopped = await Promise.race([exited.then(() => true), sleep(15_000).then(() => false)]);
-    if (!stopped) {
-      child.kill('SIGKILL');
-      await exited;
-    }
   });
   const lines: LogLine[] = [];
   const waiters = new Set<() => void>();
@@ -143,12 +156,26 @@ async function startDaemon(env: Record<string, string>): Promise<Daemon> {
   };
   collect(child.stdout);
   collect(child.stderr);
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  // 'close', not 'exit': the output has been read to its end by then.
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
-    child.once('exit', (code, signal) => {
+    child.once('close', (code, signal) => {
       for (const wake of waiters) wake();
       resolve({ code, signal, at: performance.now() });
     }),
   );
+  const stop = async () => {
+    if (!exited()) {
+      child.kill('SIGTERM');
+      const stopped = await Promise.race([exit.then(() => true), sleep(15_000).then(() => false)]);
+      if (!stopped) child.kill('SIGKILL');
+    }
+    const { code, signal } = await exit;
+    return { code, signal };
+  };
+  cleanups.push(async () => {
+    await stop();
+  });
   const waitFor = (pattern: RegExp, timeoutMs = 30_000) =>
     new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -160,7 +187,7 @@ async function startDaemon(env: Record<string, string>): Promise<Daemon> {
           clearTimeout(timer);
           waiters.delete(check);
           resolve();
-        } else if (child.exitCode !== null || child.signalCode !== null) {
+        } else if (exited()) {
           clearTimeout(timer);
           waiters.delete(check);
           reject(new Error(`daemon exited before ${pattern}:\n${tail(lines)}`));
@@ -170,19 +197,34 @@ async function startDaemon(env: Record<string, string>): Promise<Daemon> {
       check();
     });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`daemon exited during start:\n${tail(lines)}`);
-    }
-    const ready = await fetch(`${url}/readyz`)
-      .then((res) => res.ok)
-      .catch(() => false);
-    if (ready) break;
-    if (Date.now() > deadline) throw new Error(`daemon not ready after 120 s:\n${tail(lines)}`);
-    await sleep(200);
-  }
-  return { url, port, child, lines, exit, waitFor };
+  const daemon: Daemon = {
+    url,
+    port,
+    child,
+    lines,
+    exit,
+    waitFor,
+    stop,
+    ready: async (timeoutMs = 120_000) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        if (exited()) return null;
+        const ready = await fetch(`${url}/readyz`)
+          .then((res) => res.ok)
+          .catch(() => false);
+        if (ready) return daemon;
+        if (Date.now() > deadline) throw new Error(`daemon not ready after ${timeoutMs} ms:\n${tail(lines)}`);
+        await sleep(100);
+      }
+    },
+  };
+  return daemon;
+}
+
+async function startDaemon(env: Record<string, string>): Promise<Daemon> {
+  const daemon = await spawnServe(env);
+  if (!(await daemon.ready())) throw new Error(`daemon exited during start:\n${tail(daemon.lines)}`);
+  return daemon;
 }
 
 const tail = (lines: LogLine[]) =>
@@ -356,11 +398,15 @@ function record(result: Result): void {
   );
 }
 
+/** The scenarios to run (--only 6,8): every one unless narrowed. */
+let only: Set<string> | null = null;
+
 async function scenario(
   name: string,
   expectation: string,
   run: () => Promise<Omit<Result, 'scenario' | 'expectation'>>,
 ) {
+  if (only && !only.has(name.split(' ')[0])) return;
   process.stderr.write(`… ${name}\n`);
   try {
     record({ scenario: name, expectation, ...(await run()) });
@@ -401,6 +447,7 @@ async function postgresOutage(options: { outageMs: number; connections: number }
     REDIS_URL,
     COMPLY_QUEUE_PREFIX: QUEUE_PREFIX,
   });
+  prefixDaemons.push(daemon);
   const org = 'fc-outage';
   await api(daemon.url, 'POST', '/orgs', { orgId: org, name: 'Fault campaign' });
   const { key } = await api(daemon.url, 'POST', `/orgs/${org}/keys`, { scopes: ['attest'] });
@@ -790,6 +837,7 @@ async function revocationAcrossDaemons(): Promise<Outcome> {
   // One after the other: the first applies the migrations.
   const a = await startDaemon({ ...env, COMPLY_DATA_DIR: tempDir('revoke-a') });
   const b = await startDaemon({ ...env, COMPLY_DATA_DIR: tempDir('revoke-b') });
+  prefixDaemons.push(a, b);
   const org = 'fc-revoke';
   await api(a.url, 'POST', '/orgs', { orgId: org, name: 'Revoke' });
   const created = await api(a.url, 'POST', `/orgs/${org}/keys`, { scopes: ['read'] });
@@ -863,6 +911,382 @@ async function serverResponses(daemon: Daemon): Promise<Outcome> {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// 6. Two daemons starting together on one data directory after a crash
+
+const LOCK_REFUSAL = /^error: the embedded database in .* is in use by process (\d+)\. /i;
+
+async function lockRace(rounds: number): Promise<Outcome> {
+  const dataDir = tempDir('lock');
+  const lockPath = path.join(dataDir, 'comply.lock');
+  // A crash: the daemon killed with SIGKILL leaves its lock behind, naming a process that is gone.
+  const crash = async (daemon: Daemon) => {
+    daemon.child.kill('SIGKILL');
+    await daemon.exit;
+    const left = existsSync(lockPath)
+      ? (JSON.parse(readFileSync(lockPath, 'utf8')) as { pid: number })
+      : null;
+    return left?.pid === daemon.child.pid;
+  };
+  // The database is created once, so that each round starts two daemons on an existing one.
+  let staleLocks = (await crash(await startDaemon({ COMPLY_DATA_DIR: dataDir }))) ? 1 : 0;
+  let doubleOpens = 0;
+  let noneOpened = 0;
+  let clearRefusals = 0;
+  let lockNamesWinner = 0;
+  let written = 0;
+  const otherRefusals: string[] = [];
+  const refusalMs: number[] = [];
+  const started = performance.now();
+  for (let round = 0; round < rounds; round += 1) {
+    const ports = [await freePort(), await freePort()];
+    if (ports[0] === ports[1]) ports[1] = await freePort();
+    // Both spawned in the same tick.
+    const spawned = performance.now();
+    const pair = await Promise.all(
+      ports.map((port) => spawnServe({ COMPLY_DATA_DIR: dataDir, PORT: String(port) })),
+    );
+    const opened = (await Promise.all(pair.map((daemon) => daemon.ready()))).filter(
+      (daemon): daemon is Daemon => daemon !== null,
+    );
+    if (opened.length > 1) doubleOpens += 1;
+    if (opened.length === 0) noneOpened += 1;
+    for (const daemon of pair.filter((candidate) => !opened.includes(candidate))) {
+      const exit = await daemon.exit;
+      refusalMs.push(Math.round(exit.at - spawned));
+      const text = daemon.lines.map((line) => line.text);
+      const holder = LOCK_REFUSAL.exec(text[0] ?? '')?.[1];
+      if (
+        exit.code === 1 &&
+        text.length === 1 &&
+        opened.length === 1 &&
+        Number(holder) === opened[0].child.pid
+      ) {
+        clearRefusals += 1;
+      } else {
+        otherRefusals.push(`round ${round}: exit ${exit.code}: ${text.join(' | ').slice(0, 300)}`);
+      }
+    }
+    for (const [index, daemon] of opened.entries()) {
+      const holder = JSON.parse(readFileSync(lockPath, 'utf8')) as { pid: number };
+      if (index === 0 && holder.pid === daemon.child.pid) lockNamesWinner += 1;
+      const res = await fetch(`${daemon.url}/api/v1/orgs`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ orgId: `fc-lock-${round}-${index}`, name: `Lock round ${round}` }),
+      });
+      await res.arrayBuffer();
+      if (res.status === 201) written += 1;
+    }
+    // The winner crashes in turn: the next round starts on the lock it left.
+    for (const daemon of opened) if ((await crash(daemon)) && round < rounds - 1) staleLocks += 1;
+  }
+  // Every write a winner acknowledged before it was killed is in the database the next daemon opens.
+  const last = await startDaemon({ COMPLY_DATA_DIR: dataDir });
+  const { orgs } = await api<{ orgs: { orgId: string }[] }>(last.url, 'GET', '/orgs');
+  await last.stop();
+  const found = orgs.filter((org) => org.orgId.startsWith('fc-lock-')).length;
+  refusalMs.sort((x, y) => x - y);
+  return {
+    figures: [
+      ['rounds', `${rounds} (${Math.round((performance.now() - started) / 1000)} s)`],
+      ['double opens', doubleOpens],
+      ['rounds none opened', noneOpened],
+      ['refused with the one-line message naming the winner', clearRefusals],
+      ['other refusals', otherRefusals.length],
+      ['lock names the winner', lockNamesWinner],
+      ["rounds started on a killed daemon's lock", staleLocks],
+      ['orgs written / found after', `${written} / ${found}`],
+      ['ms spawn → refusal p50', refusalMs[Math.floor(refusalMs.length / 2)] ?? null],
+    ],
+    pass:
+      doubleOpens === 0 &&
+      noneOpened === 0 &&
+      clearRefusals === rounds &&
+      lockNamesWinner === rounds &&
+      staleLocks === rounds &&
+      written === rounds &&
+      found === rounds,
+    raw: {
+      rounds,
+      doubleOpens,
+      noneOpened,
+      clearRefusals,
+      otherRefusals,
+      lockNamesWinner,
+      staleLocks,
+      written,
+      found,
+      refusalMs,
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 7. Simultaneous snapshots with one label on PostgreSQL
+
+async function snapshotRace(rounds: number, requests: number): Promise<Outcome> {
+  const databaseUrl = await scratchDatabase('snapshot');
+  const daemon = await startDaemon({ COMPLY_DATA_DIR: tempDir('snapshot'), DATABASE_URL: databaseUrl });
+  const org = 'fc-snapshot';
+  await api(daemon.url, 'POST', '/orgs', { orgId: org, name: 'Snapshots' });
+  const logStart = daemon.lines.length;
+  const statuses: Record<string, number> = {};
+  let roundsOne201 = 0;
+  let conflictEnvelopes = 0;
+  for (let round = 0; round < rounds; round += 1) {
+    const label = `year end ${round}`;
+    const answers = await Promise.all(
+      Array.from({ length: requests }, async () => {
+        const res = await fetch(`${daemon.url}/api/v1/orgs/${org}/compliance/snapshot`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ label }),
+        });
+        const body: unknown = await res.json().catch(() => null);
+        return { status: res.status, body };
+      }),
+    );
+    for (const { status, body } of answers) {
+      statuses[status] = (statuses[status] ?? 0) + 1;
+      if (
+        status === 409 &&
+        isEnvelope(body) &&
+        body.error.code === 'CONFLICT' &&
+        body.error.details?.label === label
+      ) {
+        conflictEnvelopes += 1;
+      }
+    }
+    if (answers.filter((answer) => answer.status === 201).length === 1) roundsOne201 += 1;
+  }
+  // Lines of the last requests may still be on their way.
+  await sleep(500);
+  const warnings = daemon.lines
+    .slice(logStart)
+    .map((line) => {
+      try {
+        return JSON.parse(line.text) as { level?: number; msg?: string };
+      } catch {
+        return { level: 60, msg: line.text };
+      }
+    })
+    .filter((line) => (line.level ?? 0) >= 40);
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  const { rows } = await db
+    .query<{ n: number }>(
+      'select count(*)::int as n from compliance_snapshots where org_id = $1 group by label',
+      [org],
+    )
+    .finally(() => db.end());
+  const stored = rows.length;
+  const storedTwice = rows.filter((row) => row.n > 1).length;
+  const total = rounds * requests;
+  return {
+    figures: [
+      ['requests', `${rounds} rounds × ${requests}`],
+      ['statuses', JSON.stringify(statuses)],
+      ['rounds with exactly one 201', roundsOne201],
+      ['409 CONFLICT naming the label', conflictEnvelopes],
+      ['503', statuses['503'] ?? 0],
+      ['daemon warn+ lines', warnings.length],
+      ['labels stored / stored twice', `${stored} / ${storedTwice}`],
+    ],
+    pass:
+      roundsOne201 === rounds &&
+      conflictEnvelopes === total - rounds &&
+      (statuses['503'] ?? 0) === 0 &&
+      warnings.length === 0 &&
+      stored === rounds &&
+      storedTwice === 0,
+    raw: {
+      rounds,
+      requests,
+      statuses,
+      roundsOne201,
+      conflictEnvelopes,
+      warnLines: warnings.length,
+      sampleWarnings: warnings.slice(0, 3).map((line) => String(line.msg).slice(0, 300)),
+      stored,
+      storedTwice,
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 8. A flood of unknown API keys from one address
+
+/** Scans of `api_keys` PostgreSQL has counted in a database: every key lookup is one. */
+async function apiKeyScans(databaseUrl: string): Promise<number> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    // A backend reports its counts when it ends: wait until the daemon's have.
+    for (let waited = 0; ; waited += 100) {
+      const { rows } = await db.query<{ n: number }>(
+        'select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+      );
+      if (rows[0].n === 0) break;
+      if (waited > 15_000) throw new Error(`${rows[0].n} connections still open to the flood's database`);
+      await sleep(100);
+    }
+    const { rows } = await db.query<{ n: number }>(
+      `select (coalesce(seq_scan, 0) + coalesce(idx_scan, 0))::int as n
+       from pg_stat_user_tables where relname = 'api_keys'`,
+    );
+    return rows[0]?.n ?? 0;
+  } finally {
+    await db.end();
+  }
+}
+
+async function badKeyFlood(total: number, concurrency: number): Promise<Outcome> {
+  const { max: limit, windowMs } = loadConfig({}).authFailures;
+  const databaseUrl = await scratchDatabase('flood');
+  const env = {
+    COMPLY_DATA_DIR: tempDir('flood'),
+    DATABASE_URL: databaseUrl,
+    REDIS_URL,
+    COMPLY_QUEUE_PREFIX: QUEUE_PREFIX,
+  };
+  const setup = await startDaemon(env);
+  const org = 'fc-flood';
+  await api(setup.url, 'POST', '/orgs', { orgId: org, name: 'Flood' });
+  const { key: validKey } = await api(setup.url, 'POST', `/orgs/${org}/keys`, { scopes: ['read'] });
+  await setup.stop();
+  // Counted from a daemon that has made no lookup yet.
+  const scansBefore = await apiKeyScans(databaseUrl);
+  const daemon = await startDaemon(env);
+  prefixDaemons.push(daemon);
+  const get = async (key: string) => {
+    const res = await fetch(`${daemon.url}/api/v1/orgs/${org}/ai-systems`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const body: unknown = await res.json().catch(() => null);
+    return { status: res.status, retryAfter: Number(res.headers.get('retry-after')), body };
+  };
+  const warm = (await get(validKey)).status;
+  const statuses: Record<string, number> = {};
+  let limitedWithRetryAfter = 0;
+  let refusedBeforeFirst429: number | null = null;
+  let refused = 0;
+  const during: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const index = next++;
+        // A request of the valid key now and then, from the same address.
+        if (index % 100 === 50) during.push((await get(validKey)).status);
+        const answer = await get(`fc-unknown-${randomBytes(24).toString('hex')}`);
+        statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+        if (answer.status === 401) refused += 1;
+        if (answer.status === 429) {
+          refusedBeforeFirst429 ??= refused;
+          if (
+            answer.retryAfter > 0 &&
+            isEnvelope(answer.body) &&
+            answer.body.error.code === 'RATE_LIMITED' &&
+            answer.body.error.details?.retryAfterSeconds === answer.retryAfter
+          ) {
+            limitedWithRetryAfter += 1;
+          }
+        }
+      }
+    }),
+  );
+  const floodMs = Math.round(performance.now() - started);
+  const after = [(await get(validKey)).status, (await get(validKey)).status];
+  await daemon.stop();
+  const lookups = (await apiKeyScans(databaseUrl)) - scansBefore;
+  // The valid key is looked up once, and again each time its cache entry (10 s) runs out.
+  const validLookups = 2 + Math.ceil(floodMs / 10_000);
+  const lookupBound = limit + concurrency + validLookups;
+  const count429 = statuses['429'] ?? 0;
+  const others = total - (statuses['401'] ?? 0) - count429;
+  return {
+    figures: [
+      ['unknown keys', `${total} (${concurrency} at a time, ${floodMs} ms)`],
+      ['limit', `${limit} per ${windowMs / 1000} s`],
+      ['statuses', JSON.stringify(statuses)],
+      ['401 before the first 429', refusedBeforeFirst429],
+      ['429 with Retry-After + envelope', limitedWithRetryAfter],
+      ['database key lookups', `${lookups} (bound ${lookupBound})`],
+      ['valid key before / during / after', `${warm} / ${summarise(during)} / ${after.join(',')}`],
+    ],
+    pass:
+      warm === 200 &&
+      others === 0 &&
+      (statuses['401'] ?? 0) <= limit + concurrency &&
+      count429 > 0 &&
+      limitedWithRetryAfter === count429 &&
+      lookups <= lookupBound &&
+      during.length > 0 &&
+      during.every((status) => status === 200) &&
+      after.every((status) => status === 200),
+    raw: {
+      total,
+      concurrency,
+      floodMs,
+      limit,
+      windowMs,
+      statuses,
+      refusedBeforeFirst429,
+      limitedWithRetryAfter,
+      lookups,
+      lookupBound,
+      warm,
+      during,
+      after,
+    },
+  };
+}
+
+const summarise = (statuses: number[]) =>
+  Object.entries(
+    statuses.reduce<Record<string, number>>((counts, status) => {
+      counts[status] = (counts[status] ?? 0) + 1;
+      return counts;
+    }, {}),
+  )
+    .map(([status, n]) => `${n}×${status}`)
+    .join(',') || 'none';
+
+// ---------------------------------------------------------------------------------------------------
+// 9. What the run leaves in Redis
+
+async function redisKeysOfRun(): Promise<Outcome> {
+  // The daemons that used the run's prefix stop first: nothing writes under it any more.
+  for (const daemon of prefixDaemons) await daemon.stop();
+  const keys = await keysUnder(REDIS_URL, QUEUE_PREFIX);
+  const queues = queuesAmong(keys.keys(), QUEUE_PREFIX);
+  const queueOf = (name: string) => name.slice(QUEUE_PREFIX.length + 1).split(':')[0];
+  const others = [...keys].filter(([name]) => !queues.includes(queueOf(name)));
+  const withoutExpiry = others.filter(([, ttl]) => !(ttl > 0)).map(([name]) => name);
+  const removed = await removePrefix(REDIS_URL, QUEUE_PREFIX);
+  const left = (await keysUnder(REDIS_URL, QUEUE_PREFIX)).size;
+  return {
+    figures: [
+      ['keys under the prefix', keys.size],
+      ['of BullMQ queues', `${keys.size - others.length} (${queues.length} queues)`],
+      ['others / without expiry', `${others.length} / ${withoutExpiry.length}`],
+      ['queues obliterated', removed.queues],
+      ['keys left after cleanup', left],
+    ],
+    pass: keys.size > 0 && others.length > 0 && withoutExpiry.length === 0 && left === 0,
+    raw: {
+      prefix: QUEUE_PREFIX,
+      keys: keys.size,
+      queues,
+      others: others.map(([name, ttl]) => ({ name, ttl })),
+      withoutExpiry,
+      left,
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -870,13 +1294,32 @@ async function main(): Promise<void> {
     options: {
       'outage-ms': { type: 'string', default: '20000' },
       connections: { type: 'string', default: '16' },
+      'lock-rounds': { type: 'string', default: '20' },
+      'snapshot-rounds': { type: 'string', default: '10' },
+      'snapshot-requests': { type: 'string', default: '8' },
+      'unknown-keys': { type: 'string', default: '2000' },
+      only: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   });
   const outageMs = Number(values['outage-ms']);
   const connections = Number(values.connections);
-  if (!(outageMs > 0) || !(connections > 0))
-    throw new Error('--outage-ms and --connections are positive numbers');
+  const lockRounds = Number(values['lock-rounds']);
+  const snapshotRounds = Number(values['snapshot-rounds']);
+  const snapshotRequests = Number(values['snapshot-requests']);
+  const unknownKeys = Number(values['unknown-keys']);
+  const counts = [outageMs, connections, lockRounds, snapshotRounds, snapshotRequests, unknownKeys];
+  if (!counts.every((count) => Number.isInteger(count) && count > 0)) {
+    throw new Error(
+      '--outage-ms, --connections, --lock-rounds, --snapshot-rounds, --snapshot-requests and --unknown-keys are positive integers',
+    );
+  }
+  if (values.only) only = new Set(values.only.split(',').map((part) => part.trim()));
+  // Run last of all (cleanups run in reverse), after every daemon has stopped: the queues go even when a
+  // scenario failed before scenario 9 removed them.
+  cleanups.push(async () => {
+    await removePrefix(REDIS_URL, QUEUE_PREFIX);
+  });
   process.stdout.write(
     `comply fault campaign ${RUN}: outage ${outageMs} ms, ${connections} connections, ${COMPLY_BIN} serve\n`,
   );
@@ -907,6 +1350,26 @@ async function main(): Promise<void> {
   );
   await scenario('5 server-written responses', '431 envelope; 400 BAD_REQUEST envelope', async () =>
     serverResponses(await sharedDaemon()),
+  );
+  await scenario(
+    `6 two daemons on one data dir after a kill -9 (${lockRounds} rounds)`,
+    "every round on a killed daemon's lock: one opens, the other exits 1 with the one-line message naming it; 0 double opens; every acknowledged write found after",
+    () => lockRace(lockRounds),
+  );
+  await scenario(
+    `7 ${snapshotRequests} simultaneous snapshots with one label (PostgreSQL)`,
+    'one 201 per label, the rest 409 CONFLICT in the envelope, 0 × 503, no warning logged',
+    () => snapshotRace(snapshotRounds, snapshotRequests),
+  );
+  await scenario(
+    `8 ${unknownKeys} unknown API keys from one address`,
+    '401 up to the limit, then 429 with Retry-After; key lookups bounded by the limit; the valid key 200 throughout',
+    () => badKeyFlood(unknownKeys, connections),
+  );
+  await scenario(
+    '9 Redis keys of the run',
+    'every key under the run prefix that is not a queue expires; none left after the cleanup',
+    redisKeysOfRun,
   );
 
   process.stdout.write('\n');

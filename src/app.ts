@@ -171,7 +171,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     max: config.rateLimit.max,
     timeWindow: config.rateLimit.windowMs,
     redis: options.redis ?? undefined,
-    nameSpace: 'comply:rate:',
+    // Under the deployment's prefix, as its queues are: deployments sharing a Redis keep their own counters.
+    nameSpace: `${config.queuePrefix}:rate:`,
     // Shared counters must not become a single point of failure: if Redis is down, serve.
     skipOnError: true,
     keyGenerator: (request) => request.principal?.actor.id ?? request.ip,

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { KeyResolver } from '../../src/features/auth/keys.service.js';
+import { createKey, KeyResolver } from '../../src/features/auth/keys.service.js';
 import { createTestApp, dbKinds, type TestApp } from '../support/app.js';
+import { addMember, signIn } from '../support/people.js';
 
 const LIMIT = 20;
 
@@ -59,6 +60,37 @@ describe.each(dbKinds)('refused authentications on %s', (kind) => {
 
     // The valid key the cache knows keeps working from the limited address.
     expect((await get(validKey, '10.0.0.1')).statusCode).toBe(200);
+  });
+
+  it('still looks up, from a limited address, a key or session that resolved before its cache entry ran out', async () => {
+    const address = '10.0.0.9';
+    const { key, keyId } = await createKey(t.db.em(), { orgId: 'acme', scopes: ['read'] });
+    expect((await get(key, address)).statusCode).toBe(200);
+    await addMember(t, 'acme', { email: 'nat@acme.example', name: 'Nat', role: 'viewer' });
+    const cookie = await signIn(t, 'nat@acme.example', 'correct horse battery');
+    const asPerson = () =>
+      t.app.inject({ method: 'GET', url: '/api/v1/orgs/acme', headers: { cookie }, remoteAddress: address });
+    expect((await asPerson()).statusCode).toBe(200);
+    // Another client behind the same address floods it with unknown keys.
+    for (let index = 0; index < LIMIT; index += 1) await get(unknownKey(1000 + index), address);
+    expect((await get(unknownKey(2000), address)).statusCode).toBe(429);
+    // Past the credential caches' 10 s (within the address's window): neither is known without the database.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 11_000);
+    try {
+      const lookUps = vi.spyOn(KeyResolver.prototype, 'lookUp');
+      expect((await get(key, address)).statusCode).toBe(200);
+      expect(lookUps).toHaveBeenCalledTimes(1);
+      expect((await asPerson()).statusCode).toBe(200);
+      // Unknown keys still get 429 without a lookup, and so does the key once it is revoked.
+      expect((await get(unknownKey(2001), address)).statusCode).toBe(429);
+      const revoked = await t.request({ method: 'DELETE', url: `/api/v1/orgs/acme/keys/${keyId}` });
+      expect(revoked.statusCode).toBe(204);
+      expect((await get(key, address)).statusCode).toBe(429);
+      expect(lookUps).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('leaves other addresses alone', async () => {

@@ -17,6 +17,7 @@ import { createJobRunner } from '../../src/platform/jobs/create-job-runner.js';
 import { startWorker } from '../../src/worker.js';
 import { createTestApp, dbKinds, openTestDatabase, REDIS_TEST_URL, type TestApp } from '../support/app.js';
 import { addMember, signIn } from '../support/people.js';
+import { removePrefix } from '../support/redis-prefix.js';
 import { writeTinyModel } from './tiny-transformers-model.js';
 
 const SEARCH = '/api/v1/cte/embeddings/distance';
@@ -458,6 +459,7 @@ describe.runIf(dbKinds.includes('postgres'))('the embeddings job on a BullMQ wor
     } finally {
       await worker.close();
       await runner.close();
+      await removePrefix(REDIS_TEST_URL, prefix);
       await testDb.close();
     }
   }, 90_000);

@@ -12,6 +12,7 @@ import { Spool } from '../../src/features/exports/spool.js';
 import { BullmqJobRunner } from '../../src/platform/jobs/bullmq.runner.js';
 import { startBullmqWorkers, type WorkerPool } from '../../src/platform/jobs/bullmq.worker.js';
 import { createTestApp, dbKinds, openTestDatabase, REDIS_TEST_URL, type TestApp } from '../support/app.js';
+import { removePrefix } from '../support/redis-prefix.js';
 import { type SeededOrg, seedExportOrg } from './api-org.factory.js';
 
 const log = pino({ level: 'silent' });
@@ -77,6 +78,7 @@ describe.runIf(dbKinds.includes('postgres'))('exports on a BullMQ worker', () =>
   afterAll(async () => {
     await pool?.close();
     await t?.close();
+    await removePrefix(REDIS_TEST_URL, prefix);
   });
 
   it('produces the OSCAL package on the worker and hands it back through the database', async () => {

@@ -30,6 +30,7 @@ import { catalogUuid, OscalTokens, oscalControlId } from '../../src/features/exp
 import { BullmqJobRunner } from '../../src/platform/jobs/bullmq.runner.js';
 import { startBullmqWorkers, type WorkerPool } from '../../src/platform/jobs/bullmq.worker.js';
 import { createTestApp, dbKinds, REDIS_TEST_URL, type TestApp } from '../support/app.js';
+import { removePrefix } from '../support/redis-prefix.js';
 import { exportData } from './export-data.factory.js';
 
 const KINDS: Record<string, OscalDocumentKind> = {
@@ -552,6 +553,7 @@ describe.runIf(dbKinds.includes('postgres'))('framework OSCAL exports on a BullM
   afterAll(async () => {
     await pool?.close();
     await t?.close();
+    await removePrefix(REDIS_TEST_URL, prefix);
   });
 
   it('carries the framework to the worker', async () => {

@@ -16,6 +16,7 @@ import {
   REDIS_TEST_URL,
   type TestApp,
 } from '../support/app.js';
+import { removePrefix } from '../support/redis-prefix.js';
 
 const log = pino({ level: 'silent' });
 
@@ -120,9 +121,15 @@ describe('comply worker', () => {
 
   it.runIf(dbKinds.includes('postgres'))('serves the queues until SIGTERM, then exits 0', async () => {
     const scratch = await createScratchDatabase();
+    // Its own Redis database and prefix, so it never takes jobs queued by anything else; both go at the end.
+    const redisUrl = `${REDIS_TEST_URL}/15`;
+    const prefix = `test-worker-${randomUUID()}`;
     try {
-      // Its own Redis database, so it never takes jobs queued by anything else.
-      const child = runWorker({ DATABASE_URL: scratch.url, REDIS_URL: `${REDIS_TEST_URL}/15` });
+      const child = runWorker({
+        DATABASE_URL: scratch.url,
+        REDIS_URL: redisUrl,
+        COMPLY_QUEUE_PREFIX: prefix,
+      });
       const exit = exitOf(child);
       await new Promise<void>((resolve, reject) => {
         let output = '';
@@ -135,6 +142,7 @@ describe('comply worker', () => {
       child.kill('SIGTERM');
       expect(await exit).toBe(0);
     } finally {
+      await removePrefix(redisUrl, prefix);
       await scratch.drop();
     }
   });

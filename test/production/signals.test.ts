@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, createScratchDatabase, REDIS_TEST_URL } from '../support/app.js';
 import { COMPLY_BIN } from '../support/daemon.js';
 import { freePort } from '../support/free-port.js';
+import { removePrefix } from '../support/redis-prefix.js';
 
 /** Resolves once `output()` matches `pattern`; rejects if the process exits first. */
 function waitForOutput(child: ReturnType<typeof spawn>, output: () => string, pattern: RegExp) {
@@ -108,10 +109,12 @@ describe('bin/comply under SIGTERM', () => {
   it('stops a worker cleanly: exit 0 after its shutdown line', async () => {
     const scratch = await createScratchDatabase();
     cleanup.push(() => scratch.drop());
+    const prefix = `comply-signal-${randomUUID()}`;
+    cleanup.push(() => removePrefix(REDIS_TEST_URL, prefix).then(() => {}));
     const worker = start(['worker'], {
       DATABASE_URL: scratch.url,
       REDIS_URL: REDIS_TEST_URL,
-      COMPLY_QUEUE_PREFIX: `comply-signal-${randomUUID()}`,
+      COMPLY_QUEUE_PREFIX: prefix,
     });
     cleanup.push(() => {
       if (worker.child.exitCode === null) worker.child.kill('SIGKILL');
@@ -131,6 +134,7 @@ describe('bin/comply under SIGTERM', () => {
       REDIS_URL: REDIS_TEST_URL,
       COMPLY_QUEUE_PREFIX: `comply-signal-${randomUUID()}`,
     };
+    cleanup.push(() => removePrefix(REDIS_TEST_URL, env.COMPLY_QUEUE_PREFIX).then(() => {}));
     const port = await freePort();
     const daemon = start(['serve'], { ...env, PORT: String(port) });
     cleanup.push(() => {

@@ -79,7 +79,9 @@ export function ownOrigin(request: FastifyRequest, publicOrigin: string | null):
  * Authenticates every API request, by API key (`Authorization: Bearer`) or by session cookie, and authorises it
  * against the route's permission, the org in its path, an auditor's expiry and frameworks, and whether the route
  * is for people only: 401 for a missing/unknown/revoked key or an ended session, 403 otherwise. An address past
- * its limit of refused authentications gets 429 instead of any further 401, before its secret is looked up.
+ * its limit of refused authentications gets 429 instead of any further 401, before its secret is looked up,
+ * unless the key or session resolved within the last hour (vouched for: another client behind the address
+ * keeps working through a flood of bad keys).
  *
  * A change (any method but GET/HEAD/OPTIONS) then runs as its principal's (`Database.actingAs`): the audit
  * trail's triggers name it on every row the request changes.
@@ -125,7 +127,7 @@ export function registerAuth(app: FastifyInstance, sources: AuthSources): void {
       };
       if (known !== undefined) return withUser(known);
       const limited = refusals.refusal(request.ip);
-      if (limited) return done(limited);
+      if (limited && !sessions.vouchedFor(token)) return done(limited);
       sessions.lookUp(token).then(withUser, done);
       return;
     }
@@ -136,7 +138,7 @@ export function registerAuth(app: FastifyInstance, sources: AuthSources): void {
     if (known) return proceed(known);
     if (known === null) return refuse(invalidKey());
     const limited = refusals.refusal(request.ip);
-    if (limited) return done(limited);
+    if (limited && !keys.vouchedFor(match[1])) return done(limited);
     keys.lookUp(match[1]).then((principal) => {
       if (principal) proceed(principal);
       else refuse(invalidKey());

@@ -78,6 +78,13 @@ export async function revokeKey(em: Em, orgId: string, keyId: string): Promise<A
 export const countKeys = (em: Em): Promise<number> => countApiKeys(em);
 
 const CACHE_TTL_MS = 10_000;
+/**
+ * How long a credential that resolved stays vouched for: looked up even from an address past its limit of
+ * refused authentications (features/auth/auth-failures.ts), so that a client sharing an address with a flood
+ * of bad keys keeps working once its 10 s cache entry runs out. Vouching lets a credential be looked up, never
+ * accepted without the database; a failed lookup or a revocation ends it.
+ */
+export const VOUCHED_TTL_MS = 60 * 60_000;
 
 /** The key of `COMPLY_ADMIN_KEY`: a platform key that has no row. */
 const BOOTSTRAP_PRINCIPAL: Principal = {
@@ -107,6 +114,8 @@ const CACHE_CAPACITY: KeyCacheCapacity = { keys: 10_000, refusals: 1_000 };
 export class KeyResolver {
   private readonly keys: TtlCache<string, Principal>;
   private readonly refusals: TtlCache<string, null>;
+  /** Hashes of secrets that resolved within VOUCHED_TTL_MS, to their key ids (not the secrets: kept an hour). */
+  private readonly vouched: TtlCache<string, string>;
   private readonly bootstrapSecret: Buffer | null;
 
   constructor(
@@ -117,6 +126,7 @@ export class KeyResolver {
     this.bootstrapSecret = bootstrapAdminKey ? Buffer.from(bootstrapAdminKey, 'utf8') : null;
     this.keys = new TtlCache(CACHE_TTL_MS, capacity.keys);
     this.refusals = new TtlCache(CACHE_TTL_MS, capacity.refusals);
+    this.vouched = new TtlCache(VOUCHED_TTL_MS, capacity.keys);
   }
 
   /**
@@ -149,11 +159,18 @@ export class KeyResolver {
       };
       this.refusals.delete(secret);
       this.keys.set(secret, principal);
+      this.vouched.set(hash, row.keyId);
       return principal;
     }
     this.keys.delete(secret);
     this.refusals.set(secret, null);
+    this.vouched.delete(hash);
     return null;
+  }
+
+  /** Whether the secret resolved to a key lately (VOUCHED_TTL_MS): asked only of addresses past their limit. */
+  vouchedFor(secret: string): boolean {
+    return this.vouched.get(hashSecret(secret)) !== undefined;
   }
 
   clear(): void {
@@ -163,5 +180,6 @@ export class KeyResolver {
 
   evict(keyId: string): void {
     this.keys.deleteWhere((principal) => principal.actor.id === keyId);
+    this.vouched.deleteWhere((vouchedId) => vouchedId === keyId);
   }
 }

@@ -2,6 +2,7 @@ import { TtlCache } from '../../platform/cache/ttl-cache.js';
 import type { Em } from '../../platform/db/database.js';
 import { reportCache } from '../../platform/metrics/events.js';
 import { ISO_42001, type Permission, ROLE_PERMISSIONS } from '../../shared/vocabulary.js';
+import { VOUCHED_TTL_MS } from './keys.service.js';
 import {
   endSession,
   endSessionsOfUser,
@@ -53,6 +54,8 @@ const CACHE_CAPACITY = 10_000;
  */
 export class SessionResolver {
   private readonly sessions = new TtlCache<string, SessionUser | null>(CACHE_TTL_MS, CACHE_CAPACITY);
+  /** Hashes of tokens that resolved lately, to their users: looked up even from a limited address (keys.service). */
+  private readonly vouched = new TtlCache<string, string>(VOUCHED_TTL_MS, CACHE_CAPACITY);
 
   constructor(
     private readonly em: () => Em,
@@ -85,15 +88,24 @@ export class SessionResolver {
       })),
     };
     this.sessions.set(token, resolved);
+    if (resolved) this.vouched.set(hash, resolved.userId);
+    else this.vouched.delete(hash);
     return resolved;
+  }
+
+  /** Whether the token resolved to a session lately: asked only of addresses past their limit. */
+  vouchedFor(token: string): boolean {
+    return this.vouched.get(tokenHash(token)) !== undefined;
   }
 
   evictUser(userId: string): void {
     this.sessions.deleteWhere((user) => user?.userId === userId);
+    this.vouched.deleteWhere((vouchedId) => vouchedId === userId);
   }
 
   evictSession(hash: string): void {
     this.sessions.deleteWhere((user) => user?.tokenHash === hash);
+    this.vouched.delete(hash);
   }
 
   clear(): void {
