@@ -126,8 +126,25 @@ interface Daemon {
   stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** `bin/comply serve` started, not yet waited for. */
+/**
+ * `bin/comply worker` beside a daemon on BullMQ: the daemon is ready only once a worker serves its queues.
+ * Stopped by the cleanup, after the daemon.
+ */
+function spawnWorker(env: Record<string, string>): void {
+  const worker = spawn(COMPLY_BIN, ['worker'], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exit = new Promise<void>((resolve) => worker.once('close', () => resolve()));
+  cleanups.push(async () => {
+    if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGTERM');
+    await Promise.race([exit, sleep(15_000).then(() => worker.kill('SIGKILL'))]);
+  });
+}
+
+/** `bin/comply serve` started, not yet waited for (with a worker of its own when it runs jobs on BullMQ). */
 async function spawnServe(env: Record<string, string>): Promise<Daemon> {
+  if (env.REDIS_URL) spawnWorker(env);
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(COMPLY_BIN, ['serve'], {
     env: {
