@@ -413,7 +413,7 @@ describe(`comply audits, findings and reviews on ${kind}`, { timeout: 180_000 },
       keyEnv,
     );
     expect(backwards.code).toBe(1);
-    expect(backwards.stderr).toContain('400');
+    expect(backwards.stderr).toBe('error: The period must end after it starts\n');
   });
 
   it('keeps notes and decisions while open, and closes with the content hash', async () => {

@@ -158,12 +158,18 @@ const fieldIssues = (error: ApiError): FieldIssue[] =>
       )
     : [];
 
-/** The rest of the daemon's message when it opens with the field (its path or its bare name). */
-function ownWords(message: string, path: string): string | undefined {
-  for (const prefix of [path, path.split('.').at(-1) ?? path]) {
-    if (message.startsWith(`${prefix} `)) return message.slice(prefix.length);
+/**
+ * The daemon's own sentence about a field, when it reads better than its note on the field: with the field
+ * named as the person typed it when the sentence opens with it ("expiresAt must be in the future"), as is
+ * when it does not name the field at all ("The period must end after it starts"). Undefined otherwise.
+ */
+function ownWords(message: string, path: string, name: string): string | undefined {
+  const bare = path.split('.').at(-1) ?? path;
+  for (const prefix of [path, bare]) {
+    if (message.startsWith(`${prefix} `)) return `${name}${message.slice(prefix.length)}`;
   }
-  return undefined;
+  const mentions = message.includes(path) || message.split(/\W+/).includes(bare);
+  return /^[A-Z]/.test(message) && !mentions ? message : undefined;
 }
 
 /** An id as the person would type it back: quoted when it holds a space. */
@@ -232,8 +238,10 @@ export async function apiErrorText(
         // The daemon's own words for one field ("expiresAt must be in the future") read better than its
         // note on the field ("in the past"): kept, with the field named as the person typed it.
         const own =
-          issues.length === 1 && problem === issue.message ? ownWords(error.message, issue.field) : undefined;
-        return own === undefined ? sentence(field.name, problem) : `${field.name}${own}`;
+          issues.length === 1 && problem === issue.message
+            ? ownWords(error.message, issue.field, field.name)
+            : undefined;
+        return own ?? sentence(field.name, problem);
       })
       .join('\n');
   }
