@@ -27,7 +27,7 @@ export function buildProgram(cli: Cli = createCli(loadCliConfig())): Command {
 }
 
 function fail(message: string, code: number): never {
-  process.stderr.write(`${message.replace(/^/gm, 'error: ')}\n`);
+  process.stderr.write(`error: ${message}\n`);
   process.exit(code);
 }
 
@@ -51,7 +51,9 @@ export async function runCli(argv: string[]): Promise<void> {
         process.exit(EXIT.apiError);
       }
       const client = () => cli.client(ran, { progress: false });
-      fail(await apiErrorText(error, { command: ran, client }), EXIT.apiError);
+      // One line, and one `error:`, for each field the daemon refused.
+      const text = await apiErrorText(error, { command: ran, client });
+      fail(text.replaceAll('\n', '\nerror: '), EXIT.apiError);
     }
     if (error instanceof ConnectionError) fail(errorText(error), EXIT.unreachable);
     if (error instanceof UsageError) fail(error.message, EXIT.usage);
