@@ -14,11 +14,10 @@ import { runComply } from '../support/daemon.js';
 
 const TRACE = pathToFileURL(path.join(import.meta.dirname, 'module-trace.mjs')).href;
 const dir = mkdtempSync(path.join(tmpdir(), 'comply-startup-'));
-let runs = 0;
 
 /** The modules `comply ...args` loaded: npm packages by name, our own modules by path under dist/. */
 async function loadedBy(args: string[]) {
-  const file = path.join(dir, `trace-${(runs += 1)}.txt`);
+  const file = path.join(dir, `trace-${args.join('-').replace(/[^\w-]/g, '_')}.txt`);
   const result = await runComply(args, {
     // Nothing listens on port 9: the commands that call the daemon stop at the connection.
     COMPLY_URL: 'http://127.0.0.1:9',
