@@ -96,6 +96,17 @@ describe("the daemon's refusals in words", () => {
     );
   });
 
+  it('keeps the plain details beside the fields: a reason code, the key concerned', async () => {
+    const revoked = new ApiError(400, 'BAD_REQUEST', 'The signing key has been revoked', {
+      fields: [{ field: 'body.signature', message: 'The signing key has been revoked' }],
+      reason: 'revoked_key',
+      keyId: 'sk-1',
+    });
+    expect(await apiErrorText(revoked, { client: noClient })).toBe(
+      'The signing key has been revoked (reason: revoked_key, keyId: sk-1)',
+    );
+  });
+
   it('leaves other failures as they were: message, status and code', async () => {
     const conflict = new ApiError(409, 'CONFLICT', 'Already exists', { label: 'x' });
     expect(await apiErrorText(conflict, { client: noClient })).toBe(

@@ -231,19 +231,23 @@ export async function apiErrorText(
 ): Promise<string> {
   const issues = fieldIssues(error);
   if (error.status === 400 && issues.length) {
-    return issues
-      .map((issue) => {
-        const field = fieldOf(issue.field, context.command);
-        const problem = problemText(issue.message, field.choices);
-        // The daemon's own words for one field ("expiresAt must be in the future") read better than its
-        // note on the field ("in the past"): kept, with the field named as the person typed it.
-        const own =
-          issues.length === 1 && problem === issue.message
-            ? ownWords(error.message, issue.field, field.name)
-            : undefined;
-        return own ?? sentence(field.name, problem);
-      })
-      .join('\n');
+    // What else the daemon said plainly (a reason code, the key concerned) stays, for a search or a ticket.
+    const extra = Object.entries(error.details).filter(
+      ([name, value]) => name !== 'fields' && ['string', 'number', 'boolean'].includes(typeof value),
+    );
+    const more = extra.length ? ` (${extra.map(([name, value]) => `${name}: ${value}`).join(', ')})` : '';
+    const lines = issues.map((issue) => {
+      const field = fieldOf(issue.field, context.command);
+      const problem = problemText(issue.message, field.choices);
+      // The daemon's own words for one field ("expiresAt must be in the future") read better than its
+      // note on the field ("in the past"): kept, with the field named as the person typed it.
+      const own =
+        issues.length === 1 && problem === issue.message
+          ? ownWords(error.message, issue.field, field.name)
+          : undefined;
+      return own ?? sentence(field.name, problem);
+    });
+    return [`${lines[0]}${more}`, ...lines.slice(1)].join('\n');
   }
   const missing = missingOf(error, context.client);
   if (missing) {
