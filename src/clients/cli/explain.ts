@@ -10,7 +10,7 @@ import { DATE_HINT } from './cli.js';
 /**
  * Failures in the words of the person at the terminal: the daemon's validation errors (JSON paths, regular
  * expressions, the validator's "must match pattern") and commander's refusals become sentences that name
- * the option they are about and say what to type instead; an id that does not exist gets the nearest ones.
+ * the option they are about and say what to type instead; an id that does not exist gets the nearest one.
  * `--json` keeps the API's own error (main.ts).
  */
 
@@ -175,11 +175,6 @@ function ownWords(message: string, path: string, name: string): string | undefin
 /** An id as the person would type it back: quoted when it holds a space. */
 const quoted = (id: string) => (/\s/.test(id) ? `"${id}"` : id);
 
-const orList = (ids: string[]) =>
-  ids.length === 1
-    ? quoted(ids[0])
-    : `${ids.slice(0, -1).map(quoted).join(', ')} or ${quoted(ids.at(-1) ?? '')}`;
-
 interface Missing {
   /** "no such control A.2.33" */
   text: string;
@@ -222,7 +217,7 @@ function missingOf(error: ApiError, client: () => ApiClient): Missing | undefine
 
 /**
  * The lines `comply` prints for a failed call: each field the daemon refused, in words, naming the option
- * that sent it; a control, requirement or framework that does not exist, with the nearest ids the API
+ * that sent it; a control, requirement or framework that does not exist, with the nearest id the API
  * knows; any other failure as before (message, status and code, details).
  */
 export async function apiErrorText(
@@ -253,9 +248,9 @@ export async function apiErrorText(
   if (missing) {
     const near = await missing.candidates().then(
       (ids) => closest(missing.id, ids),
-      () => [],
+      () => undefined,
     );
-    return near.length ? `${missing.text} — did you mean ${orList(near)}?` : missing.text;
+    return near === undefined ? missing.text : `${missing.text} — did you mean ${quoted(near)}?`;
   }
   return errorText(error);
 }

@@ -6,7 +6,7 @@ import { CommandRefusedError } from '../cli.js';
 
 /**
  * The id of the snapshot a person names: by its label (the newest snapshot with that label), else by its
- * id. Neither: refused (exit 1) with the nearest labels, "did you mean release 1.4?".
+ * id. Neither: refused (exit 1) with the nearest label, "did you mean release 1.4?".
  */
 export async function resolveSnapshot(client: ApiClient, orgId: string, ref: string): Promise<string> {
   const labels: string[] = [];
@@ -26,7 +26,7 @@ export async function resolveSnapshot(client: ApiClient, orgId: string, ref: str
   const near = closest(ref, labels);
   throw new CommandRefusedError(
     `no snapshot labelled "${ref}" (nor with that id) in ${orgId}` +
-      (near.length ? ` — did you mean ${near.map((label) => `"${label}"`).join(' or ')}?` : '') +
+      (near === undefined ? '' : ` — did you mean "${near}"?`) +
       (labels.length ? '' : ': it has no snapshots yet (comply snapshot create <label>)'),
   );
 }
