@@ -140,7 +140,7 @@ describe('comply requirements, assess, frameworks status and --framework on evid
     expect(refused.stderr).toContain('(409 CONFLICT)');
     const unknown = await comply('assess', 'eu-ai-act', 'Art. 999', '--withdraw');
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('Requirement not found (404 RESOURCE_NOT_FOUND)');
+    expect(unknown.stderr).toContain('no such requirement "Art. 999" in eu-ai-act');
   });
 
   it('adds and lists evidence of any requirement with --framework, and of controls without it', async () => {
@@ -164,7 +164,7 @@ describe('comply requirements, assess, frameworks status and --framework on evid
     expect(added.stdout).toMatch(/^framework\s+nist-ai-rmf$/m);
     expect(added.stdout).toMatch(/^requirement\s+GOVERN 1\.1$/m);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('Requirement not found (404 RESOURCE_NOT_FOUND)');
+    expect(missing.stderr).toContain('no such requirement "Art. 999" in gdpr');
 
     const [control, direct] = await Promise.all([
       json('evidence', 'list', 'A.6.2.8'),
@@ -248,7 +248,10 @@ describe('comply requirements, assess, frameworks status and --framework on evid
         '--justification cannot be used',
       ],
       [['--applicable', '--justification', 'y', '--reviewer', 'x', '--owner', 'o'], '--owner cannot be used'],
-      [['--status', 'done', '--reviewer', 'x'], "argument 'done' is invalid"],
+      [
+        ['--status', 'done', '--reviewer', 'x'],
+        '--status must be one of: not_started, in_progress, implemented (not "done")',
+      ],
     ];
     const results = await Promise.all(
       cases.map(([args]) => comply('assess', 'eu-ai-act', 'Art. 12', ...args)),
@@ -266,6 +269,6 @@ describe('comply requirements, assess, frameworks status and --framework on evid
     expect(noOrg.code).toBe(2);
     expect(noOrg.stderr).toContain('No organization given');
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('Framework not found (404 RESOURCE_NOT_FOUND)');
+    expect(unknown.stderr).toContain('no such framework nope');
   });
 });

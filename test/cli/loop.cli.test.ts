@@ -143,7 +143,7 @@ describe(`comply audits, findings and reviews on ${kind}`, { timeout: 180_000 },
     expect((await runComply(base, keyEnv)).code).toBe(2); // no --frameworks
     const badDate = await runComply([...base, '--frameworks', 'iso-42001', '--start', 'soon'], keyEnv);
     expect(badDate.code).toBe(2);
-    expect(badDate.stderr).toContain('expected a date');
+    expect(badDate.stderr).toContain('--start: use a date like 2027-01-27');
 
     const list = ok(await runComply(['audits', 'list'], keyEnv));
     expect(list.split('\n')[0]).toMatch(
@@ -413,7 +413,7 @@ describe(`comply audits, findings and reviews on ${kind}`, { timeout: 180_000 },
       keyEnv,
     );
     expect(backwards.code).toBe(1);
-    expect(backwards.stderr).toContain('400');
+    expect(backwards.stderr).toBe('error: The period must end after it starts\n');
   });
 
   it('keeps notes and decisions while open, and closes with the content hash', async () => {

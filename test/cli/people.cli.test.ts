@@ -93,7 +93,9 @@ describe(`comply login, members and audit-log on ${kind}`, { timeout: 120_000 },
       keyEnv,
     );
     expect(badRole.code).toBe(2);
-    expect(badRole.stderr).toContain('Allowed choices are viewer, editor, approver, owner, auditor');
+    expect(badRole.stderr).toContain(
+      '--role must be one of: viewer, editor, approver, owner, auditor (not "boss")',
+    );
     const noName = await runComply(['members', 'invite', 'x@example.com', '--role', 'viewer'], keyEnv);
     expect(noName.code).toBe(2);
     const badDate = await runComply(
@@ -101,7 +103,7 @@ describe(`comply login, members and audit-log on ${kind}`, { timeout: 120_000 },
       keyEnv,
     );
     expect(badDate.code).toBe(2);
-    expect(badDate.stderr).toContain('expected a date');
+    expect(badDate.stderr).toContain('--expires: use a date like 2027-01-27');
   });
 
   it('signs in with --password-stdin and keeps the session readable by its owner only', async () => {

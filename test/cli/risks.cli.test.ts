@@ -143,7 +143,7 @@ describe.each(dbKinds)('comply risks on %s', { timeout: 180_000 }, (kind) => {
 
     const bad = await risks(['criteria', '--acceptable', 'huge']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('Allowed choices are low, medium, high, critical');
+    expect(bad.stderr).toContain('--acceptable must be one of: low, medium, high, critical (not "huge")');
   });
 
   it('adds risks with systems by name, a treatment of requirements of any framework and a residual rating', async () => {
@@ -307,7 +307,7 @@ describe.each(dbKinds)('comply risks on %s', { timeout: 180_000 }, (kind) => {
     const badState = await risks(['list', '--state', 'done']);
     expect(badState.code).toBe(2);
     expect(badState.stderr).toContain(
-      'Allowed choices are open, treating, treated, accepted, needs_acceptance',
+      '--state must be one of: open, treating, treated, accepted, needs_acceptance (not "done")',
     );
     const badRequirement = await risks(['list', '--requirement', 'A.7.4']);
     expect(badRequirement.code).toBe(2);
@@ -392,7 +392,7 @@ describe.each(dbKinds)('comply risks on %s', { timeout: 180_000 }, (kind) => {
     expect(noDate.code).toBe(2);
     const badDate = await risks(['accept', biased.riskId, '--justification', 'x', '--expires', 'soon']);
     expect(badDate.code).toBe(2);
-    expect(badDate.stderr).toContain('expected a date');
+    expect(badDate.stderr).toContain('--expires: use a date like 2027-01-27');
 
     const login = await runComplyWithInput(
       ['login', '--email', 'ada@example.com', '--password-stdin'],
@@ -405,7 +405,7 @@ describe.each(dbKinds)('comply risks on %s', { timeout: 180_000 }, (kind) => {
       sessionEnv,
     );
     expect(past.code).toBe(1);
-    expect(past.stderr).toContain('expiresAt must be in the future');
+    expect(past.stderr).toContain('--expires must be in the future');
 
     const accepted = await risks(
       ['accept', biased.riskId, '--justification', 'Monitored weekly', '--expires', '2099-12-31'],

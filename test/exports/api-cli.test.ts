@@ -103,7 +103,7 @@ describe('comply export against a running daemon', () => {
         env,
       );
       expect(snapshot.code).toBe(1);
-      expect(snapshot.stderr).toContain('Snapshot not found (404 RESOURCE_NOT_FOUND)');
+      expect(snapshot.stderr).toContain('no snapshot labelled "nope" (nor with that id) in acme');
       const { key } = (await (await api('POST', '/orgs/acme/keys', { scopes: ['read'] })).json()) as {
         key: string;
       };

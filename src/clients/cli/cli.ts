@@ -82,16 +82,20 @@ export function createCli(config: CliConfig): Cli {
   };
 }
 
+/** How a person is asked for a date: the words of every date option's refusal. */
+export const DATE_HINT = 'use a date like 2027-01-27 or a date-time like 2027-01-27T09:30:00Z';
+
 export function parseInteger(value: string): number {
   const parsed = Number(value);
-  if (!Number.isInteger(parsed)) throw new InvalidArgumentError('expected an integer');
+  if (value.trim() === '' || !Number.isInteger(parsed))
+    throw new InvalidArgumentError('must be a whole number');
   return parsed;
 }
 
 export function parseBoolean(value: string): boolean {
   if (['true', 'yes', '1'].includes(value.toLowerCase())) return true;
   if (['false', 'no', '0'].includes(value.toLowerCase())) return false;
-  throw new InvalidArgumentError('expected true or false');
+  throw new InvalidArgumentError('must be true or false');
 }
 
 export const csv = (value: string) =>
@@ -100,6 +104,38 @@ export const csv = (value: string) =>
     .map((item) => item.trim())
     .filter(Boolean);
 
+/** A comma-separated list whose every item is one of `allowed`, refused here, before any call. */
+export const csvOf =
+  (allowed: readonly string[]) =>
+  (value: string): string[] => {
+    const items = csv(value);
+    const unknown = items.filter((item) => !allowed.includes(item));
+    if (unknown.length || items.length === 0) {
+      throw new InvalidArgumentError(`must be a comma-separated list of: ${allowed.join(', ')}`);
+    }
+    return items;
+  };
+
+/** `YYYY-MM-DD` that names a day of the calendar (not 2027-02-30). */
+function isCalendarDate(value: string): boolean {
+  const date = new Date(`${value.slice(0, 10)}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value.slice(0, 10);
+}
+
+/** What the API takes for an instant: a date, or a date-time with its zone (`Z` or `±hh:mm`). */
+const INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:\d{2}))?$/;
+
+/**
+ * A date or a date-time with its zone, passed to the API as given (a bare date means what the API says it
+ * means there): refused here, naming the option, when it is neither.
+ */
+export function parseDate(value: string): string {
+  if (!INSTANT.test(value) || !isCalendarDate(value) || Number.isNaN(new Date(value).getTime())) {
+    throw new InvalidArgumentError(DATE_HINT);
+  }
+  return value;
+}
+
 /**
  * A date (`YYYY-MM-DD`, UTC) or an ISO date-time, as the ISO date-time the API takes. A bare date means its
  * first instant for `start` bounds and its last for `end` bounds (an expiry, the end of a range).
@@ -107,11 +143,12 @@ export const csv = (value: string) =>
 export const parseTimestamp =
   (bound: 'start' | 'end') =>
   (value: string): string => {
-    const date = /^\d{4}-\d{2}-\d{2}$/.test(value)
+    const day = /^\d{4}-\d{2}-\d{2}$/.test(value);
+    const date = day
       ? new Date(`${value}T${bound === 'start' ? '00:00:00.000' : '23:59:59.999'}Z`)
       : new Date(value);
-    if (Number.isNaN(date.getTime())) {
-      throw new InvalidArgumentError('expected a date (YYYY-MM-DD) or an ISO date-time');
+    if (Number.isNaN(date.getTime()) || (day && !isCalendarDate(value))) {
+      throw new InvalidArgumentError(DATE_HINT);
     }
     return date.toISOString();
   };

@@ -1,5 +1,5 @@
 import type { Instance } from 'ink';
-import { createElement, type ReactElement } from 'react';
+import type { FunctionComponent } from 'react';
 import { plainTable, type TableData } from './ui/plain-table.js';
 
 export interface OutputOptions {
@@ -25,19 +25,19 @@ export async function print(options: OutputOptions, result: Printable): Promise<
   if (!result.table) return;
   if (interactive(process.stdout)) {
     const { Table } = await import('./ui/table.js');
-    await renderOnce(createElement(Table, { data: result.table }));
+    await renderOnce(Table, { data: result.table });
   } else {
     process.stdout.write(`${plainTable(result.table)}\n`);
   }
 }
 
 /**
- * Renders a static element once with ink. Ink (with the components built on it) is loaded on first use,
- * so plain output, pipes and the daemon behind `comply serve` never pay for loading it.
+ * Renders a static component once with ink. Ink and React (with the components built on them) are loaded
+ * on first use, so plain output, pipes and the daemon behind `comply serve` never pay for loading them.
  */
-export async function renderOnce(element: ReactElement): Promise<void> {
-  const { render } = await import('ink');
-  render(element, { patchConsole: false }).unmount();
+export async function renderOnce<P extends object>(component: FunctionComponent<P>, props: P): Promise<void> {
+  const [{ render }, { createElement }] = await Promise.all([import('ink'), import('react')]);
+  render(createElement(component, props), { patchConsole: false }).unmount();
 }
 
 /** A spinner appears only for work slower than this, so quick commands do not flicker. */
@@ -58,7 +58,11 @@ export async function withProgress<T>(
   let instance: Instance | undefined;
   let finished = false;
   const show = async () => {
-    const [{ render }, { Progress }] = await Promise.all([import('ink'), import('./ui/spinner.js')]);
+    const [{ render }, { createElement }, { Progress }] = await Promise.all([
+      import('ink'),
+      import('react'),
+      import('./ui/spinner.js'),
+    ]);
     if (!finished) {
       instance = render(createElement(Progress, { label }), { stdout: process.stderr, patchConsole: false });
     }

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { escapeMarkdownInline } from '../../shared/markdown.js';
 import { lineOf } from './policy.js';
+import type { ReportFormat } from './report-formats.js';
 import { RULE_DESCRIPTIONS, RULE_IDS, type RuleResult } from './rules.js';
 
 /** How `comply check` writes its verdict: a short summary for people, four formats for machines. */
 
-export const REPORT_FORMATS = ['json', 'junit', 'sarif', 'markdown'] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
+export { REPORT_FORMATS, type ReportFormat } from './report-formats.js';
 
 export interface CheckReport {
   orgId: string;

@@ -2,16 +2,10 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { RISK_SCORE_LEVELS, type RiskScoreLevel } from '../../../shared/vocabulary.js';
-import { type LoadedPolicy, loadPolicy, PolicyError } from '../../gate/policy.js';
+import type { LoadedPolicy } from '../../gate/policy.js';
 import type { FrameworkRules, Policy } from '../../gate/policy.schema.js';
-import {
-  type CheckReport,
-  REPORT_FORMATS,
-  REPORTERS,
-  type ReportFormat,
-  textReport,
-} from '../../gate/reports.js';
-import { evaluatePolicy, PolicyReferenceError } from '../../gate/rules.js';
+import { REPORT_FORMATS, type ReportFormat } from '../../gate/report-formats.js';
+import type { CheckReport } from '../../gate/reports.js';
 import { type Cli, UsageError } from '../cli.js';
 import { withProgress } from '../output.js';
 
@@ -227,6 +221,16 @@ Examples:
     .action(async (options: CheckOptions, command: Command) => {
       const orgId = cli.org(command);
       const outputs = targets(options, cli.json(command));
+      // The gate (its policy schema and validator among them) is loaded for this command alone.
+      const [
+        { loadPolicy, PolicyError },
+        { REPORTERS, textReport },
+        { evaluatePolicy, PolicyReferenceError },
+      ] = await Promise.all([
+        import('../../gate/policy.js'),
+        import('../../gate/reports.js'),
+        import('../../gate/rules.js'),
+      ]);
       const flagRules = withFlags({}, options);
       let loaded: LoadedPolicy | undefined;
       try {
@@ -246,7 +250,7 @@ Examples:
       }
       const client = cli.client(command);
       const started = Date.now();
-      let results: Awaited<ReturnType<typeof evaluatePolicy>>;
+      let results: CheckReport['results'];
       try {
         results = await withProgress({ json: outputs.length > 0 }, 'Checking the policy', () =>
           evaluatePolicy(client, orgId, policy),

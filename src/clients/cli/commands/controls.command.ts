@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Argument, type Command, Option } from 'commander';
 import type { ControlView, OrgControlView } from '../../../features/controls/controls.service.js';
 import { REQUIREMENT_STATUSES } from '../../../shared/vocabulary.js';
 import { controlPath, libraryControlPath } from '../../api-client/paths.js';
@@ -33,7 +33,7 @@ export function registerControlCommands(program: Command, cli: Cli): void {
     .description("the library, or with --org the org's controls and their status")
     .option('--domain <domain>', 'only one Annex A domain, e.g. A.6')
     .option('--search <text>', 'ranked full-text search (library)')
-    .option('--status <status>', `org controls with this status: ${REQUIREMENT_STATUSES.join(', ')}`)
+    .addOption(new Option('--status <status>', 'org controls with this status').choices(REQUIREMENT_STATUSES))
     .option('--applicable <bool>', 'org controls that are (true) or are not (false) applicable', parseBoolean)
     .action(
       async (
@@ -109,7 +109,9 @@ export function registerControlCommands(program: Command, cli: Cli): void {
     });
 
   controls
-    .command('status <controlId> <status>')
+    .command('status')
+    .argument('<controlId>', 'an ISO/IEC 42001 control, e.g. A.6.2.8')
+    .addArgument(new Argument('<status>', 'the new status').choices(REQUIREMENT_STATUSES))
     .description(`set a control's status: ${REQUIREMENT_STATUSES.join(', ')}`)
     .requiredOption('--reviewer <user>', 'who made the change')
     .option('--note <text>', 'why, for the change log')

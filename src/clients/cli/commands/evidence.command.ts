@@ -1,9 +1,9 @@
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { EvidencePage, EvidenceView } from '../../../features/evidence/evidence.service.js';
 import { EVIDENCE_TYPES } from '../../../shared/vocabulary.js';
-import { controlPath, requirementPath } from '../../api-client/paths.js';
-import type { RequirementEvidence } from '../../api-client/types.js';
-import { type Cli, parseInteger } from '../cli.js';
+import { controlPath, evidencePath as orgEvidencePath, requirementPath } from '../../api-client/paths.js';
+import type { ExpiringEvidenceList, RequirementEvidence } from '../../api-client/types.js';
+import { type Cli, parseDate, parseInteger, parseTimestamp } from '../cli.js';
 import { describe } from '../output.js';
 
 /** An ISO/IEC 42001 control's evidence by default; with --framework, a requirement of that framework. */
@@ -20,6 +20,13 @@ const frameworkOption = () =>
     '--framework <frameworkId>',
     'a requirement of this framework (e.g. eu-ai-act, nist-ai-rmf) instead of an ISO/IEC 42001 control',
   );
+
+/** `--days`: a whole number of days ahead, 1..3650. */
+function positiveDays(value: string): number {
+  const days = parseInteger(value);
+  if (days < 1 || days > 3650) throw new InvalidArgumentError('must be a number of days, 1–3650');
+  return days;
+}
 
 const validity = (item: EvidenceView) =>
   item.expiresAt ? `${item.expiresAt.slice(0, 10)}${item.expired ? ' (expired)' : ''}` : 'never';
@@ -43,8 +50,8 @@ export function registerEvidenceCommands(program: Command, cli: Cli): void {
     .requiredOption('--title <title>', 'what it is')
     .option('--description <text>', 'more detail')
     .option('--file-url <url>', 'absolute http(s) URL of the file (required for document and link)')
-    .option('--effective <date>', 'valid from (YYYY-MM-DD or ISO date-time)')
-    .option('--expires <date>', 'valid until (YYYY-MM-DD or ISO date-time)')
+    .option('--effective <date>', 'valid from (YYYY-MM-DD or ISO date-time)', parseDate)
+    .option('--expires <date>', 'valid until (YYYY-MM-DD or ISO date-time)', parseDate)
     .addHelpText(
       'after',
       `
@@ -136,6 +143,80 @@ Example:
                   item.createdAt,
                   validity(item),
                   item.title,
+                ]),
+              }
+            : undefined,
+        });
+      },
+    );
+
+  evidence
+    .command('expiring')
+    .description(
+      "the org's evidence that expires soon, across every framework, soonest first: what to renew next",
+    )
+    .addOption(
+      new Option('--days <n>', 'expiring within this many days from now (default 30)')
+        .argParser(positiveDays)
+        .conflicts(['from', 'to']),
+    )
+    .option(
+      '--from <date>',
+      'expiring at or after this (default now; earlier lists expired evidence too)',
+      parseTimestamp('start'),
+    )
+    .option(
+      '--to <date>',
+      'expiring up to this date, inclusive (default 30 days after --from)',
+      parseTimestamp('end'),
+    )
+    .option('--limit <n>', 'page size, 1..200', parseInteger, 50)
+    .option('--offset <n>', 'items to skip', parseInteger, 0)
+    .addHelpText(
+      'after',
+      `
+Evidence without an expiry never appears. Each item names its framework and requirement, so
+\`comply evidence add\` can attach the renewal to the same place.
+
+Example:
+  $ comply evidence expiring                 # the next 30 days
+  $ comply evidence expiring --days 90 --json
+  $ comply evidence expiring --from 2026-01-01 --to 2026-03-31`,
+    )
+    .action(
+      async (
+        options: { days?: number; from?: string; to?: string; limit: number; offset: number },
+        command: Command,
+      ) => {
+        const to =
+          options.days === undefined
+            ? options.to
+            : new Date(Date.now() + options.days * 24 * 60 * 60 * 1000).toISOString();
+        const page = await cli
+          .client(command)
+          .get<ExpiringEvidenceList>(orgEvidencePath(cli.org(command), '/expiring'), {
+            from: options.from,
+            to,
+            limit: options.limit,
+            offset: options.offset,
+          });
+        const range = `${page.from.slice(0, 10)} → ${page.to.slice(0, 10)}`;
+        const last = page.offset + page.evidence.length;
+        await cli.print(command, {
+          data: page,
+          text: page.total
+            ? `${page.total} expiring ${range}${page.total > page.evidence.length ? ` (${page.offset + 1}–${last} shown)` : ''}`
+            : `no evidence expires ${range}`,
+          table: page.evidence.length
+            ? {
+                columns: ['EXPIRES', 'FRAMEWORK', 'REQUIREMENT', 'TYPE', 'TITLE', 'ID'],
+                rows: page.evidence.map((item) => [
+                  `${item.expiresAt.slice(0, 10)}${item.expired ? ' (expired)' : ''}`,
+                  item.frameworkId,
+                  item.requirementId,
+                  item.type,
+                  item.title,
+                  item.evidenceId,
                 ]),
               }
             : undefined,

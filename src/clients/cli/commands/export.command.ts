@@ -1,10 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
-import { SOA_FORMATS } from '../../../shared/vocabulary.js';
+import { ISO_42001, SOA_FORMATS } from '../../../shared/vocabulary.js';
 import type { Query, RawResponse } from '../../api-client/client.js';
 import { exportPath } from '../../api-client/paths.js';
 import { type Cli, UsageError } from '../cli.js';
 import { print, withProgress } from '../output.js';
+import { resolveSnapshot } from '../views/snapshot-ref.js';
 
 const BINARY_TYPES = ['application/zip', 'application/pdf'];
 
@@ -63,33 +64,66 @@ export function registerExportCommands(program: Command, cli: Cli): void {
 
   exports
     .command('oscal')
-    .description('the OSCAL 1.2.1 package: five documents, each valid against NIST’s schema')
+    .description(
+      'the OSCAL 1.2.1 package of one framework (ISO/IEC 42001 by default): five documents, each valid against NIST’s schema',
+    )
+    .option(
+      '--framework <frameworkId>',
+      `the framework of the package: any of \`comply frameworks\`, built in or imported (default ${ISO_42001})`,
+    )
+    .option('--snapshot <snapshot>', `the state frozen in this snapshot, by label or id (${ISO_42001} only)`)
     .option('-o, --output <file>', 'write to this file instead of stdout')
     .option('--zip', 'the five documents as a zip archive instead of the JSON envelope')
-    .action(async (options: Target & { zip?: boolean }, command: Command) => {
-      await download(
-        cli,
-        command,
-        'Exporting the OSCAL package',
-        exportPath(cli.org(command), 'oscal'),
-        { format: options.zip ? 'zip' : undefined },
-        options,
-      );
-    });
+    .addHelpText(
+      'after',
+      `
+The catalog holds the framework's requirements, the system security plan the org's effective status of
+each (recorded by the org, or inferred through the crosswalk), the assessment results what was found.
+
+Example:
+  $ comply export oscal -o oscal.json
+  $ comply export oscal --framework eu-ai-act --zip -o eu-ai-act-oscal.zip
+  $ comply export oscal --snapshot "release 1.4" -o release-1.4-oscal.json`,
+    )
+    .action(
+      async (
+        options: Target & { zip?: boolean; framework?: string; snapshot?: string },
+        command: Command,
+      ) => {
+        const org = cli.org(command);
+        const snapshotId =
+          options.snapshot === undefined
+            ? undefined
+            : await resolveSnapshot(cli.client(command), org, options.snapshot);
+        await download(
+          cli,
+          command,
+          `Exporting the OSCAL package${options.framework ? ` of ${options.framework}` : ''}`,
+          exportPath(org, 'oscal'),
+          { format: options.zip ? 'zip' : undefined, frameworkId: options.framework, snapshotId },
+          options,
+        );
+      },
+    );
 
   exports
     .command('soa')
     .description('the Statement of Applicability of every ISO/IEC 42001 Annex A control')
     .addOption(new Option('--format <format>', 'document format').choices(SOA_FORMATS).default('json'))
-    .option('--snapshot <snapshotId>', 'the state frozen in this compliance snapshot')
+    .option('--snapshot <snapshot>', 'the state frozen in this compliance snapshot, by label or id')
     .option('-o, --output <file>', 'write to this file instead of stdout')
     .action(async (options: Target & { format: string; snapshot?: string }, command: Command) => {
+      const org = cli.org(command);
+      const snapshotId =
+        options.snapshot === undefined
+          ? undefined
+          : await resolveSnapshot(cli.client(command), org, options.snapshot);
       await download(
         cli,
         command,
         'Exporting the Statement of Applicability',
-        exportPath(cli.org(command), 'soa'),
-        { format: options.format, snapshotId: options.snapshot },
+        exportPath(org, 'soa'),
+        { format: options.format, snapshotId },
         options,
       );
     });

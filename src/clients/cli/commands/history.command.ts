@@ -3,7 +3,7 @@ import { INTERVALS } from '../../../shared/vocabulary.js';
 import { score as percent } from '../../api-client/format.js';
 import { compliancePath, frameworkPath } from '../../api-client/paths.js';
 import type { History } from '../../api-client/types.js';
-import type { Cli } from '../cli.js';
+import { type Cli, parseDate } from '../cli.js';
 import { frameworkOption, trend } from '../views/score-view.js';
 
 export function registerHistoryCommand(program: Command, cli: Cli): void {
@@ -11,8 +11,8 @@ export function registerHistoryCommand(program: Command, cli: Cli): void {
     .command('history')
     .description('the score at the end of each period, with a sparkline')
     .addOption(frameworkOption('the history'))
-    .option('--from <date>', 'start (YYYY-MM-DD or ISO date-time); default 29 days ago')
-    .option('--to <date>', 'end; default now')
+    .option('--from <date>', 'start (YYYY-MM-DD or ISO date-time); default 29 days ago', parseDate)
+    .option('--to <date>', 'end; default now', parseDate)
     .addOption(new Option('--interval <interval>', 'period length').choices(INTERVALS).default('daily'))
     .addHelpText(
       'after',

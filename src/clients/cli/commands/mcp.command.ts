@@ -1,6 +1,4 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Command } from 'commander';
-import { createMcpServer } from '../../mcp/server.js';
 import type { Cli } from '../cli.js';
 
 /** The version the MCP server reports to clients. */
@@ -32,6 +30,11 @@ An MCP client configuration (Claude Desktop, Cursor, VS Code, …):
           'comply mcp: no API key (COMPLY_API_KEY) and no session (comply login): every tool will answer 401\n',
         );
       }
+      // Loaded on demand: the MCP SDK and the tools' schemas are for this command alone.
+      const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
+        import('@modelcontextprotocol/sdk/server/stdio.js'),
+        import('../../mcp/server.js'),
+      ]);
       const server = createMcpServer({ client, orgId, readOnly: options.readOnly, version: VERSION });
       const transport = new StdioServerTransport();
       const closed = new Promise<void>((resolve) => {

@@ -1,5 +1,4 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { createElement } from 'react';
 import {
   RISK_SCORE_LEVELS,
   RISK_STATES,
@@ -110,14 +109,12 @@ const riskText = (risk: Risk) =>
 
 async function printMatrix(summary: RiskSummary, criteria: RiskCriteria): Promise<void> {
   const { RiskMatrix } = await import('../ui/risk-matrix.js');
-  await renderOnce(
-    createElement(RiskMatrix, {
-      title: 'Residual risk (likelihood × impact)',
-      matrix: summary.matrix.residual,
-      levelOf: levelIn(criteria),
-      levels: RISK_SCORE_LEVELS,
-    }),
-  );
+  await renderOnce(RiskMatrix, {
+    title: 'Residual risk (likelihood × impact)',
+    matrix: summary.matrix.residual,
+    levelOf: levelIn(criteria),
+    levels: RISK_SCORE_LEVELS,
+  });
 }
 
 const summaryLine = (summary: RiskSummary) => {

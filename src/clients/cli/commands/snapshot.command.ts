@@ -8,6 +8,7 @@ import { score as percent } from '../../api-client/format.js';
 import { compliancePath, snapshotPath } from '../../api-client/paths.js';
 import type { Cli } from '../cli.js';
 import { describe, print } from '../output.js';
+import { resolveSnapshot } from '../views/snapshot-ref.js';
 
 export function registerSnapshotCommands(program: Command, cli: Cli): void {
   const snapshot = program.command('snapshot').description('immutable, content-hashed snapshots for audits');
@@ -55,11 +56,24 @@ export function registerSnapshotCommands(program: Command, cli: Cli): void {
     });
 
   snapshot
-    .command('show <snapshotId>')
-    .description('one snapshot: its summary, hash check and every control')
-    .action(async (snapshotId: string, _options, command: Command) => {
+    .command('show <snapshot>')
+    .description(
+      'one snapshot, by label or id: its label, time, hash (checked), score and the status of every control',
+    )
+    .addHelpText(
+      'after',
+      `
+A label names the newest snapshot with that label. --json prints the snapshot as the API gives it
+(with every control); the text adds whether its content still matches its hash (exit 1 if not).
+
+Example:
+  $ comply snapshot show "release 1.4"
+  $ comply snapshot show "release 1.4" --json | jq '.controls[] | select(.status != "implemented")'`,
+    )
+    .action(async (ref: string, _options, command: Command) => {
       const client = cli.client(command);
-      const path = snapshotPath(cli.org(command), snapshotId);
+      const org = cli.org(command);
+      const path = snapshotPath(org, await resolveSnapshot(client, org, ref));
       const shown = await client.get<SnapshotView>(path);
       if (cli.json(command)) {
         await print({ json: true }, { data: shown });
@@ -95,12 +109,16 @@ export function registerSnapshotCommands(program: Command, cli: Cli): void {
     });
 
   snapshot
-    .command('verify <snapshotId>')
-    .description('recompute the content hash on the server; exits 1 if the content no longer matches')
-    .action(async (snapshotId: string, _options, command: Command) => {
-      const check = await cli
-        .client(command)
-        .get<SnapshotVerification>(snapshotPath(cli.org(command), snapshotId, '/verify'));
+    .command('verify <snapshot>')
+    .description(
+      'recompute the content hash of a snapshot (label or id) on the server; exits 1 if the content no longer matches',
+    )
+    .action(async (ref: string, _options, command: Command) => {
+      const client = cli.client(command);
+      const org = cli.org(command);
+      const check = await client.get<SnapshotVerification>(
+        snapshotPath(org, await resolveSnapshot(client, org, ref), '/verify'),
+      );
       await cli.print(command, {
         data: check,
         text: check.valid

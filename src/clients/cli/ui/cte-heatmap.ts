@@ -1,5 +1,4 @@
 /** The pairwise coverage matrix: coloured cells on a terminal, an aligned plain-text grid in pipes. */
-import { createElement } from 'react';
 import { percent } from '../../api-client/format.js';
 import { interactive, renderOnce } from '../output.js';
 
@@ -27,7 +26,7 @@ export async function printHeatmap(
   const width = Math.max(7, ...frameworkIds.map((id) => Math.min(id.length, 14)));
   if (interactive(process.stdout)) {
     const { Heatmap } = await import('./heatmap.js');
-    await renderOnce(createElement(Heatmap, { corner: CORNER, ids: frameworkIds, rows, width }));
+    await renderOnce(Heatmap, { corner: CORNER, ids: frameworkIds, rows, width });
     return;
   }
   const label = Math.max(CORNER.length, ...frameworkIds.map((id) => id.length));
