@@ -4,7 +4,8 @@ import { type Daemon, runComply, startDaemon } from '../support/daemon.js';
 
 // One daemon for the file; each command is a process of its own (about 1 s), hence the longer timeout.
 // The org implements ISO/IEC 42001 A.6.2.8 (event logs), which the crosswalk carries to EU AI Act
-// Art. 12, Art. 19 and Art. 26(6): those start out `inferred` as implemented.
+// Art. 12, Art. 19 and Art. 26(6): those start out `inferred` as in progress (one control that intersects
+// each covers it only in part).
 describe('comply requirements, assess, frameworks status and --framework on evidence, score and history', {
   timeout: 90_000,
 }, () => {
@@ -36,7 +37,7 @@ describe('comply requirements, assess, frameworks status and --framework on evid
       'eu-ai-act',
       'Art. 26(6)',
       '--status',
-      'in_progress',
+      'not_started',
       '--reviewer',
       'alice',
       '--owner',
@@ -46,9 +47,9 @@ describe('comply requirements, assess, frameworks status and --framework on evid
     );
     expect(assessed.code).toBe(0);
     expect(assessed.stdout).toMatch(/^requirement\s+eu-ai-act Art\. 26\(6\)\s+Obligations of deployers/m);
-    expect(assessed.stdout).toMatch(/^status\s+in_progress$/m);
+    expect(assessed.stdout).toMatch(/^status\s+not_started$/m);
     expect(assessed.stdout).toMatch(/^assessment\s+direct$/m);
-    expect(assessed.stdout).toMatch(/^inferred\s+implemented \(covered\), differs from the direct record$/m);
+    expect(assessed.stdout).toMatch(/^inferred\s+in_progress \(partial\), differs from the direct record$/m);
     expect(assessed.stdout).toMatch(/^owner\s+ops$/m);
     expect(assessed.stdout).toMatch(
       /^ {2}iso-42001 A\.6\.2\.8 \(implemented, joint\): A\.6\.2\.8 intersects with Art\. 26\(6\)$/m,
@@ -77,8 +78,8 @@ describe('comply requirements, assess, frameworks status and --framework on evid
     ]);
     expect(ids(direct)).toEqual(['Art. 26(6)']);
     expect(direct.requirements[0]).toMatchObject({
-      status: 'in_progress',
-      inferred: { status: 'implemented' },
+      status: 'not_started',
+      inferred: { status: 'in_progress' },
     });
     expect(ids(inferred)).toEqual(expect.arrayContaining(['Art. 12', 'Art. 19']));
     expect(ids(inferred)).not.toContain('Art. 26(6)');
@@ -89,9 +90,9 @@ describe('comply requirements, assess, frameworks status and --framework on evid
     );
     // The inferred status shows only where a direct record says something else.
     expect(table.stdout).toMatch(
-      /^Art\. 26\(6\)\s+Obligations of .+\s+in_progress\s+direct\s+implemented\s+yes\s+0$/m,
+      /^Art\. 26\(6\)\s+Obligations of .+\s+not_started\s+direct\s+in_progress\s+yes\s+0$/m,
     );
-    expect(table.stdout).toMatch(/^Art\. 12\s+Record-keeping\s+implemented\s+inferred\s+-\s+yes\s+0$/m);
+    expect(table.stdout).toMatch(/^Art\. 12\s+Record-keeping\s+in_progress\s+inferred\s+-\s+yes\s+0$/m);
   });
 
   it('marks a requirement not applicable, and applicable again, with a justification', async () => {
@@ -129,7 +130,7 @@ describe('comply requirements, assess, frameworks status and --framework on evid
     // Back to what the crosswalk infers; owner and note stay.
     expect(await json('assess', 'eu-ai-act', 'Art. 26(6)', '--withdraw')).toMatchObject({
       requirementId: 'Art. 26(6)',
-      status: 'implemented',
+      status: 'in_progress',
       assessment: 'inferred',
       reviewer: null,
       owner: 'ops',
@@ -193,12 +194,13 @@ describe('comply requirements, assess, frameworks status and --framework on evid
     expect(
       (await comply('assess', 'eu-ai-act', 'Art. 9', '--status', 'implemented', '--reviewer', 'cy')).code,
     ).toBe(0);
-    // 1 direct (Art. 9) + 3 inferred (Art. 12, 19, 26(6)) implemented of 60: 6.7%; direct only 1 of 60: 1.7%.
+    // 1 direct (Art. 9) implemented + 3 inferred (Art. 12, 19, 26(6)) in progress of 60: 4.2%; direct only
+    // 1 of 60: 1.7%.
     const expected = {
       frameworkId: 'eu-ai-act',
-      score: 6.7,
+      score: 4.2,
       directScore: 1.7,
-      counts: { implemented: 4, inProgress: 0, notStarted: 56, notApplicable: 0 },
+      counts: { implemented: 1, inProgress: 3, notStarted: 56, notApplicable: 0 },
       assessed: { direct: 1, inferred: 3, none: 56 },
     };
     const [scoreJson, score, iso, history, status, table, cte] = await Promise.all([
@@ -211,15 +213,15 @@ describe('comply requirements, assess, frameworks status and --framework on evid
       comply('frameworks', 'list'),
     ]);
     expect(scoreJson).toMatchObject({ orgId: 'acme', ...expected });
-    expect(score.stdout).toMatch(/^score\s+6\.7%\s+\(4 implemented, 0 in progress, 56 not started/m);
+    expect(score.stdout).toMatch(/^score\s+4\.2%\s+\(1 implemented, 3 in progress, 56 not started/m);
     expect(score.stdout).toMatch(/^direct score\s+1\.7%/m);
     expect(score.stdout).toMatch(/^assessed\s+1 direct, 3 inferred, 56 none/m);
-    expect(score.stdout).toMatch(/^trend\s+.*6\.7%\s+\(30 days\)$/m);
+    expect(score.stdout).toMatch(/^trend\s+.*4\.2%\s+\(30 days\)$/m);
     // Without --framework: the ISO/IEC 42001 score, as before (A.6.2.8 of 38 controls).
     expect(iso.stdout).toMatch(/^score\s+2\.6%\s+\(1 implemented/m);
 
     expect(history).toMatchObject({ orgId: 'acme', interval: 'weekly' });
-    expect(history.points.at(-1)).toMatchObject({ score: 6.7, counts: expected.counts });
+    expect(history.points.at(-1)).toMatchObject({ score: 4.2, counts: expected.counts });
 
     expect(
       status.frameworks.find((f: { frameworkId: string }) => f.frameworkId === 'eu-ai-act'),
@@ -230,7 +232,7 @@ describe('comply requirements, assess, frameworks status and --framework on evid
     expect(table.stdout.split('\n')[0]).toMatch(
       /^FRAMEWORK\s+REQUIREMENTS\s+SCORE\s+DIRECT SCORE\s+DIRECT\s+INFERRED\s+NONE\s+N\/A\s+COVERAGE\s+NAME$/,
     );
-    expect(table.stdout).toMatch(/^eu-ai-act\s+60\s+6\.7%\s+1\.7%\s+1\s+3\s+56\s+0\s+6\.7%\s+EU Artificial/m);
+    expect(table.stdout).toMatch(/^eu-ai-act\s+60\s+4\.2%\s+1\.7%\s+1\s+3\s+56\s+0\s+4\.2%\s+EU Artificial/m);
     // The CTE's own frameworks commands are unchanged.
     expect(cte.stdout.split('\n')[0]).toMatch(/^ID\s+CONTROLS\s+DOMAINS\s+NAME$/);
   });
