@@ -128,23 +128,25 @@ interface Daemon {
 
 /**
  * `bin/comply worker` beside a daemon on BullMQ: the daemon is ready only once a worker serves its queues.
- * Stopped by the cleanup, after the daemon.
+ * Returns how to stop it (the daemon's stop does, and the cleanup in any case).
  */
-function spawnWorker(env: Record<string, string>): void {
+function spawnWorker(env: Record<string, string>): () => Promise<void> {
   const worker = spawn(COMPLY_BIN, ['worker'], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exit = new Promise<void>((resolve) => worker.once('close', () => resolve()));
-  cleanups.push(async () => {
+  const stop = async () => {
     if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGTERM');
     await Promise.race([exit, sleep(15_000).then(() => worker.kill('SIGKILL'))]);
-  });
+  };
+  cleanups.push(stop);
+  return stop;
 }
 
 /** `bin/comply serve` started, not yet waited for (with a worker of its own when it runs jobs on BullMQ). */
 async function spawnServe(env: Record<string, string>): Promise<Daemon> {
-  if (env.REDIS_URL) spawnWorker(env);
+  const stopWorker = env.REDIS_URL ? spawnWorker(env) : async () => {};
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(COMPLY_BIN, ['serve'], {
     env: {
@@ -188,6 +190,7 @@ async function spawnServe(env: Record<string, string>): Promise<Daemon> {
       if (!stopped) child.kill('SIGKILL');
     }
     const { code, signal } = await exit;
+    await stopWorker();
     return { code, signal };
   };
   cleanups.push(async () => {
