@@ -145,8 +145,14 @@ describe.each(dbKinds)('compliance history on %s', (kind) => {
   it('asks for the roll-up once when finished days are not rolled up yet', async () => {
     const queue = new Queue('compliance-rollup', { connection: { url: REDIS_TEST_URL }, prefix });
     try {
-      const job = await queue.getJob(rollupJobId('hist', '2026-04-15'));
-      expect(job?.data).toEqual({ orgId: 'hist' });
+      // The route queues it without waiting for Redis: it is there soon after, not necessarily at once.
+      await vi.waitFor(
+        async () => {
+          const job = await queue.getJob(rollupJobId('hist', '2026-04-15'));
+          expect(job?.data).toEqual({ orgId: 'hist' });
+        },
+        { timeout: 15_000, interval: 50 },
+      );
     } finally {
       await queue.close();
     }
