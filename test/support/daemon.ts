@@ -18,7 +18,11 @@ export interface Daemon {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** `comply serve` as a real child process on a free port and a fresh data directory. */
+/**
+ * `comply serve` as a real child process on a free port and a fresh data directory. With REDIS_URL it runs
+ * jobs on BullMQ and is ready only once a worker serves its queues: a `comply worker` starts beside it and
+ * stops with it.
+ */
 export async function startDaemon(env: Record<string, string> = {}): Promise<Daemon> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'comply-daemon-'));
@@ -35,7 +39,22 @@ export async function startDaemon(env: Record<string, string> = {}): Promise<Dae
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const worker = env.REDIS_URL
+    ? spawn(COMPLY_BIN, ['worker'], {
+        env: { ...process.env, COMPLY_ADMIN_KEY: ADMIN_KEY, LOG_LEVEL: 'warn', ...env },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      })
+    : undefined;
+  const stopWorker = async () => {
+    if (!worker || worker.exitCode !== null || worker.signalCode !== null) return;
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    worker.kill('SIGTERM');
+    await exited;
+  };
   let output = '';
+  worker?.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
   child.stdout?.on('data', (chunk) => {
     output += chunk;
   });
@@ -45,9 +64,13 @@ export async function startDaemon(env: Record<string, string> = {}): Promise<Dae
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (let ready = false; !ready; ) {
-    if (child.exitCode !== null) throw new Error(`daemon exited early:\n${output}`);
+    if (child.exitCode !== null) {
+      await stopWorker();
+      throw new Error(`daemon exited early:\n${output}`);
+    }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
+      await stopWorker();
       throw new Error(`daemon not ready within 60 s:\n${output}`);
     }
     ready = await fetch(`${url}/readyz`)
@@ -61,10 +84,14 @@ export async function startDaemon(env: Record<string, string> = {}): Promise<Dae
     process: child,
     output: () => output,
     stop: async (signal = 'SIGTERM') => {
-      if (child.exitCode !== null) return child.exitCode;
+      if (child.exitCode !== null) {
+        await stopWorker();
+        return child.exitCode;
+      }
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       child.kill(signal);
       const code = await exited;
+      await stopWorker();
       rmSync(dataDir, { recursive: true, force: true });
       return code;
     },
