@@ -1,5 +1,5 @@
 import { createScratchDatabase, type DbKind } from '../support/app.js';
-import { type Daemon, startDaemon } from '../support/daemon.js';
+import { callApi, type Daemon, startDaemon } from '../support/daemon.js';
 
 /** A daemon on the given database kind: embedded PGlite, or a scratch PostgreSQL database. */
 export async function startDaemonOn(kind: DbKind): Promise<{ daemon: Daemon; stop: () => Promise<void> }> {
@@ -16,19 +16,8 @@ export async function startDaemonOn(kind: DbKind): Promise<{ daemon: Daemon; sto
 
 /** Setting up data goes straight to the HTTP API (the CLI is what the tests examine). */
 export function api(url: string, key: string) {
-  return async <T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${url}/api/v1${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${key}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
-    return (text ? JSON.parse(text) : null) as T;
-  };
+  return <T = Record<string, unknown>>(method: string, path: string, body?: unknown) =>
+    callApi<T>(url, key, method, path, body);
 }
 
 export const enc = encodeURIComponent;

@@ -6,7 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ofType, Receiver } from '../notifications/receiver.js';
 import { ADMIN_KEY, createScratchDatabase } from '../support/app.js';
-import { type Daemon, startDaemon } from '../support/daemon.js';
+import { callApi, type Daemon, startDaemon } from '../support/daemon.js';
 
 /**
  * The management-system loop in the web console, in a real browser (Debian's Chromium through playwright-core)
@@ -39,23 +39,8 @@ let browser: Browser;
 let writeKey: string;
 let receiver: Receiver;
 
-async function api<T = Record<string, unknown>>(
-  method: string,
-  url: string,
-  body?: unknown,
-  key = ADMIN_KEY,
-): Promise<T> {
-  const response = await fetch(`${daemon.url}/api/v1${url}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
-  return (response.status === 204 ? null : await response.json()) as T;
-}
+const api = <T = Record<string, unknown>>(method: string, url: string, body?: unknown, key = ADMIN_KEY) =>
+  callApi<T>(daemon.url, key, method, url, body);
 
 interface DueItem {
   kind: string;

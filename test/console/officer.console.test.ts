@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, createScratchDatabase } from '../support/app.js';
-import { type Daemon, startDaemon } from '../support/daemon.js';
+import { callApi, type Daemon, startDaemon } from '../support/daemon.js';
 
 /**
  * An officer's first hour in the web console, in a real browser (Debian's Chromium through playwright-core)
@@ -40,23 +40,8 @@ interface RequirementEntry {
   inferred: { status: string; from: { frameworkId: string; requirementId: string }[] };
 }
 
-async function api<T = Record<string, unknown>>(
-  method: string,
-  url: string,
-  body?: unknown,
-  key = ADMIN_KEY,
-): Promise<T> {
-  const response = await fetch(`${daemon.url}/api/v1${url}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
-  return (response.status === 204 ? null : await response.json()) as T;
-}
+const api = <T = Record<string, unknown>>(method: string, url: string, body?: unknown, key = ADMIN_KEY) =>
+  callApi<T>(daemon.url, key, method, url, body);
 
 const requirementUrl = (frameworkId: string, requirementId: string) =>
   `/orgs/${ORG}/frameworks/${frameworkId}/requirements/${encodeURIComponent(requirementId)}`;

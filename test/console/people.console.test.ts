@@ -4,7 +4,7 @@ import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, createScratchDatabase } from '../support/app.js';
-import { type Daemon, startDaemon } from '../support/daemon.js';
+import { callApi, type Daemon, startDaemon } from '../support/daemon.js';
 import { freePort } from '../support/free-port.js';
 import { startOidcProvider } from '../support/oidc-provider.js';
 
@@ -38,23 +38,8 @@ let databaseUrl: string;
 let dropDatabase: () => Promise<void>;
 let browser: Browser;
 
-async function api<T = Record<string, unknown>>(
-  method: string,
-  url: string,
-  body?: unknown,
-  key = ADMIN_KEY,
-): Promise<T> {
-  const response = await fetch(`${daemon.url}/api/v1${url}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
-  return (response.status === 204 ? null : await response.json()) as T;
-}
+const api = <T = Record<string, unknown>>(method: string, url: string, body?: unknown, key = ADMIN_KEY) =>
+  callApi<T>(daemon.url, key, method, url, body);
 
 /** Invites a member with the platform key and accepts the invitation over the API, as the test's set-up. */
 async function createMember(member: { email: string; name: string; password: string }, role: string) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, createScratchDatabase } from '../support/app.js';
-import { type Daemon, startDaemon } from '../support/daemon.js';
+import { callApi, type Daemon, startDaemon } from '../support/daemon.js';
 
 /**
  * The Scope page in a real browser (Debian's Chromium through playwright-core) against a real daemon on
@@ -43,18 +43,8 @@ interface ProfileView {
   bindNoOne: { requirementId: string }[];
 }
 
-async function api<T = Record<string, unknown>>(method: string, url: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${daemon.url}/api/v1${url}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${ADMIN_KEY}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
-  return (response.status === 204 ? null : await response.json()) as T;
-}
+const api = <T = Record<string, unknown>>(method: string, url: string, body?: unknown, key = ADMIN_KEY) =>
+  callApi<T>(daemon.url, key, method, url, body);
 
 const record = (requirementId: string) =>
   api<{ applicable: boolean; reviewer: string | null; justification: string | null }>(
