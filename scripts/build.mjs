@@ -57,6 +57,11 @@ fs.cpSync(path.join(root, 'fixtures'), path.join(next, 'fixtures'), { recursive:
 fs.cpSync(path.join(root, 'src/platform/oscal/schemas'), path.join(next, 'src/platform/oscal/schemas'), {
   recursive: true,
 });
+// tsc copies no JavaScript: the policy's validator is generated JavaScript (scripts/write-policy-schema.ts).
+fs.cpSync(
+  path.join(root, 'src/clients/gate/policy.validator.js'),
+  path.join(next, 'src/clients/gate/policy.validator.js'),
+);
 fs.cpSync(path.join(root, 'scripts/require-node.mjs'), path.join(next, 'scripts/require-node.mjs'));
 buildConsole(path.join(next, 'console'));
 fs.writeFileSync(path.join(next, '.built'), new Date().toISOString());

@@ -7,6 +7,11 @@ import AjvDraft04 from 'ajv-draft-04';
 import formats from 'ajv-formats';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  POLICY_SCHEMA_FILE,
+  POLICY_VALIDATOR_FILE,
+  policyValidatorText,
+} from '../../scripts/write-policy-schema.js';
 import { policyProblems } from '../../src/clients/gate/policy.js';
 import { policyJsonSchema } from '../../src/clients/gate/policy.schema.js';
 import { buildAttestation, signAttestation } from '../../src/clients/sidecar/client.js';
@@ -14,7 +19,6 @@ import { ADMIN_KEY, dbKinds } from '../support/app.js';
 import { type Daemon, runComply } from '../support/daemon.js';
 import { api, enc, startDaemonOn } from './check-support.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
 
 // SARIF 2.1.0's official JSON Schema (draft-04), as the @microsoft/jest-sarif package ships it.
@@ -37,8 +41,14 @@ const validateSarif = sarifAjv.compile(sarifSchema);
 
 describe('the policy schema', () => {
   it('is what comply.policy.schema.json holds', () => {
-    const file = JSON.parse(readFileSync(path.join(root, 'comply.policy.schema.json'), 'utf8'));
+    const file = JSON.parse(readFileSync(POLICY_SCHEMA_FILE, 'utf8'));
     expect(file, 'run npx tsx scripts/write-policy-schema.ts').toEqual(policyJsonSchema());
+  });
+
+  it('is what the validator comply check runs was compiled from', () => {
+    expect(readFileSync(POLICY_VALIDATOR_FILE, 'utf8'), 'run npx tsx scripts/write-policy-schema.ts').toBe(
+      policyValidatorText(),
+    );
   });
 
   it('names the JSON path of each bad member', () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { Ajv, type ErrorObject } from 'ajv';
-import { type Policy, PolicySchema } from './policy.schema.js';
+import type { ErrorObject } from 'ajv';
+import type { Policy } from './policy.schema.js';
+import validate from './policy.validator.js';
 
 /** A policy that cannot be used: the file is missing, not JSON, or breaks the schema. Exit code 2. */
 export class PolicyError extends Error {}
@@ -41,8 +42,6 @@ function describe(error: ErrorObject): string {
   }
   return `${jsonPath(error.instancePath)}: ${error.message ?? 'is invalid'}`;
 }
-
-const validate = new Ajv({ allErrors: true, strict: false }).compile<Policy>(PolicySchema);
 
 /** Every problem of a parsed policy, one line each, naming the JSON path of the bad member. */
 export function policyProblems(policy: unknown): string[] {
