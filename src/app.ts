@@ -47,6 +47,7 @@ import type { Config } from './platform/config.js';
 import type { Database } from './platform/db/database.js';
 import { AppError } from './platform/errors.js';
 import { registerErrorHandler, renderFrameworkError } from './platform/http/error-handler.js';
+import { lazySchemas } from './platform/http/lazy-schemas.js';
 import { registerLingeringClose } from './platform/http/lingering-close.js';
 import { registerNulGuard } from './platform/http/nul-guard.js';
 import { requestLogger } from './platform/http/request-logger.js';
@@ -57,6 +58,13 @@ import type { Metrics } from './platform/metrics/metrics.js';
 import { registerHttpMetrics } from './platform/metrics/metrics.server.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Compiles every route schema not compiled yet (they compile on first use); returns how many. */
+    compileSchemas(): number;
+  }
+}
 
 export const API_PREFIX = '/api/v1';
 
@@ -88,6 +96,7 @@ function buildValidators() {
 /** Builds the daemon's HTTP app without listening: the server entry listens, tests inject. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db, jobs } = options;
+  const schemas = lazySchemas();
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: { level: config.logLevel } }),
     bodyLimit: config.bodyLimitBytes,
@@ -98,12 +107,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     clientErrorHandler,
     return503OnClosing: false,
     ajv: { customOptions: {} },
+    schemaController: schemas.schemaController,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const validators = buildValidators();
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? validators.body : validators.params).compile(schema),
+  app.setValidatorCompiler(
+    schemas.validatorCompiler((httpPart) => (httpPart === 'body' ? validators.body : validators.params)),
   );
+  app.decorate('compileSchemas', () => schemas.compileAll());
 
   if (options.metrics) {
     registerHttpMetrics(app, options.metrics);
