@@ -9,7 +9,7 @@ import { createScratchDatabase } from '../support/app.js';
 
 describe('migrations', () => {
   it('bring an empty PostgreSQL database to the current schema, and re-running is a no-op', async () => {
-    const scratch = await createScratchDatabase();
+    const scratch = await createScratchDatabase({ empty: true });
     try {
       const db = await openDatabase({ databaseUrl: scratch.url, dataDir: '' });
       const applied = await db
@@ -31,7 +31,7 @@ describe('migrations', () => {
 
 describe('concurrent starts', () => {
   it('migrate an empty PostgreSQL database once when a daemon and workers start together', async () => {
-    const scratch = await createScratchDatabase();
+    const scratch = await createScratchDatabase({ empty: true });
     try {
       const opened = await Promise.all(
         [1, 2, 3].map(() => openDatabase({ databaseUrl: scratch.url, dataDir: '' })),

@@ -109,7 +109,7 @@ describe('backup and restore', () => {
     await run('pg_dump', ['--format=custom', '--file', dump, source.url]);
     await first.stop();
 
-    const target = await createScratchDatabase();
+    const target = await createScratchDatabase({ empty: true });
     cleanup.push(() => target.drop());
     await run('pg_restore', ['--no-owner', '--no-acl', '--exit-on-error', '--dbname', target.url, dump]);
 
