@@ -1,10 +1,10 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, createScratchDatabase } from '../support/app.js';
 import { type Daemon, startDaemon } from '../support/daemon.js';
+import { readmeScreenshot } from '../support/screenshots.js';
 
 /**
  * The web console in a real browser (Debian's Chromium through playwright-core) against a real daemon on
@@ -12,14 +12,6 @@ import { type Daemon, startDaemon } from '../support/daemon.js';
  */
 
 const CHROMIUM = process.env.COMPLY_CHROMIUM ?? '/usr/bin/chromium';
-// Every run refreshes the README's screenshots; COMPLY_CONSOLE_SCREENSHOTS=0 leaves them as they are.
-const SCREENSHOTS =
-  process.env.COMPLY_CONSOLE_SCREENSHOTS === '0'
-    ? null
-    : path.resolve(import.meta.dirname, '../../docs/console');
-const screenshot = async (page: Page, name: string, fullPage = true) => {
-  if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage });
-};
 const ORG = 'acme';
 const EPOCH = '2026-11-20';
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -126,7 +118,6 @@ beforeAll(async () => {
       claims: { drift: i / 100, note: 'ünïcødé ✓' },
     });
   }
-  if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
 }, 120_000);
 
 afterAll(async () => {
@@ -182,7 +173,7 @@ describe('web console', { timeout: 60_000 }, () => {
     expect(page.url()).not.toContain(writeKey);
     expect(await context.cookies()).toEqual([]);
     expect(await axeViolations(page)).toEqual([]);
-    await screenshot(page, 'overview.png');
+    await readmeScreenshot(page, 'overview.png');
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -228,7 +219,7 @@ describe('web console', { timeout: 60_000 }, () => {
     await panel.getByTestId('evidence-list').getByText('Logging runbook <b>v2</b>').waitFor();
     const evidence = await api<{ total: number }>('GET', `/orgs/${ORG}/controls/A.6.2.8/evidence`);
     expect(evidence.total).toBe(1);
-    await screenshot(page, 'framework.png');
+    await readmeScreenshot(page, 'framework.png');
 
     // Another framework: the same panel edits its own record.
     await page.goto(`${daemon.url}/#/frameworks/eu-ai-act/${encodeURIComponent('Art. 26(6)')}`);
@@ -280,7 +271,7 @@ describe('web console', { timeout: 60_000 }, () => {
       .getByTestId('carry-over')
       .getByText(`iso-42001 → eu-ai-act: ${(pair.coverage * 100).toFixed(1)}%`)
       .waitFor();
-    await screenshot(page, 'coverage.png');
+    await readmeScreenshot(page, 'coverage.png');
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -300,7 +291,7 @@ describe('web console', { timeout: 60_000 }, () => {
     expect(await result.textContent()).toBe(
       `Verified: the root recomputed from 7 records is ${epoch.merkleRoot}`,
     );
-    await screenshot(page, 'attestations.png');
+    await readmeScreenshot(page, 'attestations.png');
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -352,7 +343,7 @@ describe('web console', { timeout: 60_000 }, () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${daemon.url}/#/overview`);
     await page.getByTestId('score').waitFor();
-    await screenshot(page, 'overview-phone.png', false);
+    await readmeScreenshot(page, 'overview-phone.png', false);
     expect(errors).toEqual([]);
     await context.close();
   });

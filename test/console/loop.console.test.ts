@@ -1,12 +1,12 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ofType, Receiver } from '../notifications/receiver.js';
 import { ADMIN_KEY, createScratchDatabase } from '../support/app.js';
 import { callApi, type Daemon, startDaemon } from '../support/daemon.js';
+import { readmeScreenshot } from '../support/screenshots.js';
 
 /**
  * The management-system loop in the web console, in a real browser (Debian's Chromium through playwright-core)
@@ -17,13 +17,6 @@ import { callApi, type Daemon, startDaemon } from '../support/daemon.js';
  */
 
 const CHROMIUM = process.env.COMPLY_CHROMIUM ?? '/usr/bin/chromium';
-const SCREENSHOTS =
-  process.env.COMPLY_CONSOLE_SCREENSHOTS === '0'
-    ? null
-    : path.resolve(import.meta.dirname, '../../docs/console');
-const screenshot = async (page: Page, name: string, fullPage = true) => {
-  if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage });
-};
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const ORG = 'acme';
@@ -172,7 +165,6 @@ beforeAll(async () => {
       dueDate: at(-2),
     })
   ).findingId;
-  if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
 }, 120_000);
 
 afterAll(async () => {
@@ -201,7 +193,7 @@ describe('the management-system loop in the web console', { timeout: 120_000 }, 
     expect(await overdue.getAttribute('class')).toBe('overdue');
     await overdue.getByText('2 days overdue').waitFor();
     expect(await axeViolations(page)).toEqual([]);
-    await screenshot(page, 'due.png');
+    await readmeScreenshot(page, 'due.png');
 
     // Everything: the evidence nobody owns joins, overdue first.
     await page.getByRole('radio', { name: 'everything' }).check();
@@ -308,7 +300,7 @@ describe('the management-system loop in the web console', { timeout: 120_000 }, 
     await page.getByText('Check recorded: the finding stays open').waitFor();
     await page.getByTestId('checks').getByText('not effective').waitFor();
     await cap.waitFor();
-    await screenshot(page, 'finding.png');
+    await readmeScreenshot(page, 'finding.png');
 
     // An effective one closes it: the cap is gone, the requirement counts as implemented again.
     await page.getByRole('radio', { name: /effective \(closes/ }).check();
@@ -396,7 +388,7 @@ describe('the management-system loop in the web console', { timeout: 120_000 }, 
     await page.getByRole('button', { name: 'Add decision' }).click();
     await page.getByTestId('decisions').getByText('Add a validation gate to every pipeline').waitFor();
     expect(await axeViolations(page)).toEqual([]);
-    await screenshot(page, 'review.png');
+    await readmeScreenshot(page, 'review.png');
 
     // Close: frozen, with the content hash the API gives.
     await page.getByRole('button', { name: 'Close review' }).click();
@@ -515,7 +507,7 @@ describe('the management-system loop in the web console', { timeout: 120_000 }, 
     await diff.locator('.diff-del').getByText('-Every model is validated before release.').waitFor();
     await diff.locator('.diff-add').getByText('+Every model and every update is validated.').waitFor();
     expect(await axeViolations(ada.page)).toEqual([]);
-    await screenshot(ada.page, 'document.png');
+    await readmeScreenshot(ada.page, 'document.png');
 
     // The list shows the version in force and the next review.
     await ada.page
@@ -609,7 +601,7 @@ describe('the management-system loop in the web console', { timeout: 120_000 }, 
       .toBe(1);
     await retrying.getByText('500', { exact: true }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
-    await screenshot(page, 'webhooks.png');
+    await readmeScreenshot(page, 'webhooks.png');
 
     // Delete, after a confirmation.
     await row.getByRole('button', { name: `Delete ${receiver.url}` }).click();

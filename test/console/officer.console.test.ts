@@ -4,6 +4,7 @@ import { type Browser, type BrowserContext, chromium, type Locator, type Page } 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, createScratchDatabase } from '../support/app.js';
 import { callApi, type Daemon, startDaemon } from '../support/daemon.js';
+import { layoutScreenshot } from '../support/screenshots.js';
 
 /**
  * An officer's first hour in the web console, in a real browser (Debian's Chromium through playwright-core)
@@ -131,9 +132,6 @@ async function axeViolations(page: Page): Promise<string[]> {
     .map((violation) => `${violation.id} (${violation.nodes.length})`);
 }
 
-const shot = (page: Page, name: string, size: Size) =>
-  page.screenshot({ path: `/tmp/console-${name}-${size}.png`, fullPage: false });
-
 /** A small OSCAL catalog, imported as a framework of its own. */
 const catalog = () => ({
   catalog: {
@@ -255,7 +253,7 @@ describe("an officer's first hour in the console", { timeout: 120_000 }, () => {
         'true',
       );
       expect(await axeViolations(page)).toEqual([]);
-      await shot(page, 'record', size);
+      await layoutScreenshot(page, 'record', size);
 
       // From a search hit.
       await page.goto(`${daemon.url}/#/search`);
@@ -371,9 +369,9 @@ describe("an officer's first hour in the console", { timeout: 120_000 }, () => {
     await page.goBack();
     await table.waitFor();
     expect(await axeViolations(page)).toEqual([]);
-    await shot(page, 'frameworks', 'desktop');
+    await layoutScreenshot(page, 'frameworks', 'desktop');
     await page.setViewportSize(SIZES.phone);
-    await shot(page, 'frameworks', 'phone');
+    await layoutScreenshot(page, 'frameworks', 'phone');
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -405,7 +403,7 @@ describe("an officer's first hour in the console", { timeout: 120_000 }, () => {
       await poll(() => page.evaluate<number>('window.scrollY')).toBeGreaterThan(300);
       // The current page's entry stays in view.
       await poll(() => inViewport(page, nav.locator('[aria-current="page"]'))).toBe(true);
-      await shot(page, 'navigation', size);
+      await layoutScreenshot(page, 'navigation', size);
       // Another page (a long one) opens at its top.
       await nav.getByRole('link', { name: 'Overview' }).click();
       await page.getByRole('heading', { name: 'Overview · Acme AI' }).waitFor();
@@ -449,7 +447,7 @@ describe("an officer's first hour in the console", { timeout: 120_000 }, () => {
       await gaps.getByRole('link', { name: 'A.7.4', exact: true }).waitFor();
       expect(await gaps.getByRole('link', { name: 'A.6.2.4', exact: true }).count()).toBe(0);
       expect(await axeViolations(page)).toEqual([]);
-      await shot(page, 'system', size);
+      await layoutScreenshot(page, 'system', size);
       await gaps.getByRole('link', { name: 'Art. 14', exact: true }).click();
       await expectRecordInView(page, 'Art. 14');
       await page.goBack();
@@ -460,7 +458,7 @@ describe("an officer's first hour in the console", { timeout: 120_000 }, () => {
       const notice = page.getByTestId('prohibited-practice');
       await notice.getByText('prohibited practice under the EU AI Act, Art. 5').waitFor();
       await notice.scrollIntoViewIfNeeded();
-      await shot(page, 'system-unacceptable', size);
+      await layoutScreenshot(page, 'system-unacceptable', size);
       await notice.getByRole('link', { name: /Art\. 5/ }).click();
       await expectRecordInView(page, 'Art. 5(1)');
       await page.goBack();
@@ -520,7 +518,7 @@ describe("an officer's first hour in the console", { timeout: 120_000 }, () => {
         label(record.status) + (record.assessment === 'inferred' ? ' (inferred)' : ''),
       );
       expect(await axeViolations(page)).toEqual([]);
-      await shot(page, 'search', size);
+      await layoutScreenshot(page, 'search', size);
       // The framework filter keeps that framework's hits only.
       const frameworksOfHits = async () =>
         new Set(await Promise.all((await hits.all()).map((hit) => hit.getAttribute('data-framework'))));
@@ -566,7 +564,7 @@ describe("an officer's first hour in the console", { timeout: 120_000 }, () => {
         listed.conflicts.map((_, i) => i < 3),
       );
       expect(await axeViolations(page)).toEqual([]);
-      await shot(page, 'conflicts', size);
+      await layoutScreenshot(page, 'conflicts', size);
       // Each parameter a conflict turns on, with the value the requirement sets, in words.
       await page
         .locator('details[data-conflict="CF-01"]')

@@ -1,12 +1,12 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, createScratchDatabase } from '../support/app.js';
 import { callApi, type Daemon, startDaemon } from '../support/daemon.js';
 import { freePort } from '../support/free-port.js';
 import { startOidcProvider } from '../support/oidc-provider.js';
+import { readmeScreenshot } from '../support/screenshots.js';
 
 /**
  * People in the web console, in a real browser (Debian's Chromium through playwright-core) against a real
@@ -16,13 +16,6 @@ import { startOidcProvider } from '../support/oidc-provider.js';
  */
 
 const CHROMIUM = process.env.COMPLY_CHROMIUM ?? '/usr/bin/chromium';
-const SCREENSHOTS =
-  process.env.COMPLY_CONSOLE_SCREENSHOTS === '0'
-    ? null
-    : path.resolve(import.meta.dirname, '../../docs/console');
-const screenshot = async (page: Page, name: string, fullPage = true) => {
-  if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage });
-};
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const ORG = 'acme';
@@ -132,7 +125,6 @@ beforeAll(async () => {
       key,
     );
   }
-  if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
 }, 120_000);
 
 afterAll(async () => {
@@ -146,7 +138,7 @@ describe('people in the web console', { timeout: 90_000 }, () => {
     const { context, page, errors } = await openConsole();
     await page.getByLabel('Email').waitFor();
     expect(await axeViolations(page)).toEqual([]);
-    await screenshot(page, 'sign-in.png', false);
+    await readmeScreenshot(page, 'sign-in.png', false);
     await page.getByLabel('Email').fill(OWNER.email);
     await page.getByLabel('Password').fill('not the password at all');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -238,7 +230,7 @@ describe('people in the web console', { timeout: 90_000 }, () => {
       frameworkIds: ['iso-42001'],
     });
     expect(await axeViolations(owner.page)).toEqual([]);
-    await screenshot(owner.page, 'members.png');
+    await readmeScreenshot(owner.page, 'members.png');
 
     // The invited person opens the link (on this daemon's origin), chooses a password and is in.
     const auditor = await openConsole(new URL(link).hash);
@@ -328,7 +320,7 @@ describe('people in the web console', { timeout: 90_000 }, () => {
       .getByText(`Chain valid: ${verification.events} events, head hash ${verification.headHash}`)
       .waitFor();
     expect(await axeViolations(page)).toEqual([]);
-    await screenshot(page, 'audit-trail.png', false);
+    await readmeScreenshot(page, 'audit-trail.png', false);
 
     // Older pages follow by cursor.
     const total = verification.events;

@@ -1,10 +1,10 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, createScratchDatabase } from '../support/app.js';
 import { callApi, type Daemon, startDaemon } from '../support/daemon.js';
+import { readmeScreenshot } from '../support/screenshots.js';
 
 /**
  * AI risks in the web console, in a real browser (Debian's Chromium through playwright-core) against a real
@@ -15,13 +15,6 @@ import { callApi, type Daemon, startDaemon } from '../support/daemon.js';
  */
 
 const CHROMIUM = process.env.COMPLY_CHROMIUM ?? '/usr/bin/chromium';
-const SCREENSHOTS =
-  process.env.COMPLY_CONSOLE_SCREENSHOTS === '0'
-    ? null
-    : path.resolve(import.meta.dirname, '../../docs/console');
-const screenshot = async (page: Page, name: string, fullPage = true) => {
-  if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage });
-};
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const ORG = 'acme';
@@ -220,7 +213,6 @@ beforeAll(async () => {
     residualLikelihood: 4,
     residualImpact: 4,
   });
-  if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
 }, 120_000);
 
 afterAll(async () => {
@@ -264,7 +256,7 @@ describe('AI risks in the web console', { timeout: 90_000 }, () => {
     expect(await map.getAttribute('data-rating')).toBe('residual');
     expect(await cellCounts()).toEqual([...summary.matrix.residual].reverse());
     expect(await axeViolations(page)).toEqual([]);
-    await screenshot(page, 'risks.png');
+    await readmeScreenshot(page, 'risks.png');
 
     await map.getByRole('button', { name: 'Likelihood 4, impact 4 (high): 1 risk' }).click();
     await expect.poll(() => rows.count()).toBe(1);
@@ -406,7 +398,7 @@ describe('AI risks in the web console', { timeout: 90_000 }, () => {
       },
     });
     expect(await axeViolations(page)).toEqual([]);
-    await screenshot(page, 'risk.png');
+    await readmeScreenshot(page, 'risk.png');
 
     // A new residual rating changes what was accepted: the acceptance turns stale.
     await page.getByLabel('Residual likelihood').selectOption('3');
@@ -455,7 +447,7 @@ describe('AI risks in the web console', { timeout: 90_000 }, () => {
       await system.getByText(unassessed.message).waitFor();
       await system.getByRole('link', { name: 'CV screener' }).waitFor();
       expect(await axeViolations(page)).toEqual([]);
-      await screenshot(page, 'soa-checks.png');
+      await readmeScreenshot(page, 'soa-checks.png');
       const row = panel.locator('tr[data-kind="risk_without_treatment"]', { hasText: open.message });
       await row.getByText(open.severity, { exact: true }).waitFor();
       await row.getByRole('link', { name: 'the risk' }).click();
@@ -513,7 +505,7 @@ describe('AI risks in the web console', { timeout: 90_000 }, () => {
       .fill('non-discrimination, consumer protection');
     await impact.getByLabel('Raised as risk').selectOption({ label: 'Prompt injection' });
     expect(await axeViolations(key.page)).toEqual([]);
-    await screenshot(key.page, 'assessment.png');
+    await readmeScreenshot(key.page, 'assessment.png');
     await form.getByRole('button', { name: 'Save draft' }).click();
     const assessmentId = key.page.url().split('/').pop()!;
     const read = () => api<Assessment>('GET', `/orgs/${ORG}/impact-assessments/${assessmentId}`);
@@ -616,7 +608,7 @@ describe('AI risks in the web console', { timeout: 90_000 }, () => {
     await changed.getByText(`About ${first.questionId}`).waitFor();
     await changed.getByText('Answers and escalates').waitFor();
     expect(await axeViolations(olivia.page)).toEqual([]);
-    await screenshot(olivia.page, 'assessment-compare.png');
+    await readmeScreenshot(olivia.page, 'assessment-compare.png');
     expect(olivia.errors).toEqual([]);
     await olivia.context.close();
   });

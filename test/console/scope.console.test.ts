@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, createScratchDatabase } from '../support/app.js';
 import { callApi, type Daemon, startDaemon } from '../support/daemon.js';
+import { layoutScreenshot, readmeScreenshot } from '../support/screenshots.js';
 
 /**
  * The Scope page in a real browser (Debian's Chromium through playwright-core) against a real daemon on
@@ -96,17 +96,6 @@ async function axeViolations(page: Page): Promise<string[]> {
 const fitsTheScreen = (page: Page) =>
   page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth');
 
-const shot = (page: Page, name: string, size: Size) =>
-  page.screenshot({ path: `/tmp/console-${name}-${size}.png`, fullPage: false });
-// Like console.test.ts, every run refreshes the README's screenshot; COMPLY_CONSOLE_SCREENSHOTS=0 keeps it.
-const readmeShot = async (page: Page, name: string) => {
-  if (process.env.COMPLY_CONSOLE_SCREENSHOTS === '0') return;
-  await page.screenshot({
-    path: path.resolve(import.meta.dirname, '../../docs/console', name),
-    fullPage: false,
-  });
-};
-
 const row = (table: Locator, requirementId: string) =>
   table.locator(`tr[data-requirement="${requirementId}"]`);
 
@@ -182,7 +171,7 @@ describe('the scope of the organization under the EU AI Act, in the console', { 
       await link.waitFor();
       expect(await link.getAttribute('href')).toBe('#/scope');
       expect(await axeViolations(page)).toEqual([]);
-      await shot(page, 'scope-prompt', size);
+      await layoutScreenshot(page, 'scope-prompt', size);
       await link.click();
       await page.getByRole('heading', { name: 'Scope under the EU AI Act' }).waitFor();
       await page.getByTestId('profile-saved').getByText('No profile saved yet').waitFor();
@@ -193,7 +182,7 @@ describe('the scope of the organization under the EU AI Act, in the console', { 
       );
       expect(await fitsTheScreen(page)).toBe(true);
       expect(await axeViolations(page)).toEqual([]);
-      await shot(page, 'scope-empty', size);
+      await layoutScreenshot(page, 'scope-empty', size);
       expect(errors).toEqual([]);
       await context.close();
     });
@@ -236,9 +225,9 @@ describe('the scope of the organization under the EU AI Act, in the console', { 
     // A preview writes nothing.
     expect((await record('Art. 9')).applicable).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
-    await shot(page, 'scope-preview', 'desktop');
+    await layoutScreenshot(page, 'scope-preview', 'desktop');
     await page.evaluate('window.scrollTo(0, 0)');
-    await readmeShot(page, 'scope.png');
+    await readmeScreenshot(page, 'scope.png', false);
 
     await form.getByRole('button', { name: 'Save' }).click();
     await form.getByText('Profile saved: the exclusions below follow from it', { exact: true }).waitFor();
@@ -257,9 +246,9 @@ describe('the scope of the organization under the EU AI Act, in the console', { 
     expect(await row(table, 'Art. 12').getByText('Dana Officer').count()).toBe(1);
     expect(await axeViolations(page)).toEqual([]);
     await page.evaluate('window.scrollTo(0, 0)');
-    await shot(page, 'scope', 'desktop');
+    await layoutScreenshot(page, 'scope', 'desktop');
     await row(table, 'Art. 9').scrollIntoViewIfNeeded();
-    await shot(page, 'scope-exclusions', 'desktop');
+    await layoutScreenshot(page, 'scope-exclusions', 'desktop');
 
     // Overriding one: its record opens, its applicability form starts empty (the profile decided nothing a
     // person has to answer for), and the officer says it applies.
@@ -306,7 +295,7 @@ describe('the scope of the organization under the EU AI Act, in the console', { 
     expect(await fitsTheScreen(page)).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
     await again.scrollIntoViewIfNeeded();
-    await shot(page, 'scope-preview', 'phone');
+    await layoutScreenshot(page, 'scope-preview', 'phone');
 
     await form.getByRole('button', { name: 'Save' }).click();
     await form.getByText('Profile saved: the exclusions below follow from it', { exact: true }).waitFor();
@@ -319,9 +308,9 @@ describe('the scope of the organization under the EU AI Act, in the console', { 
     await row(table, 'Art. 23').waitFor();
     expect(await fitsTheScreen(page)).toBe(true);
     await row(table, 'Art. 23').scrollIntoViewIfNeeded();
-    await shot(page, 'scope-exclusions', 'phone');
+    await layoutScreenshot(page, 'scope-exclusions', 'phone');
     await page.evaluate('window.scrollTo(0, 0)');
-    await shot(page, 'scope', 'phone');
+    await layoutScreenshot(page, 'scope', 'phone');
     expect(errors).toEqual([]);
     await context.close();
   });
