@@ -89,7 +89,7 @@ export async function startWorker(
 export async function runWorkerProcess(config: Readonly<Config>): Promise<void> {
   const log = pino({ level: config.logLevel });
   // Compiling NIST's schemas takes about a second: pay it before taking jobs, not in the first export.
-  warmOscalValidators();
+  if (config.warmUp) warmOscalValidators();
   const started = startWorker(config, { log });
   closeOnSignal(started, (_worker, signal) => log.info({ signal }, 'shutting down: finishing running jobs'));
   await started;

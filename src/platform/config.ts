@@ -22,6 +22,12 @@ export interface Config {
   /** Upper bound for a request waiting on a queued job (exports). */
   jobWaitMs: number;
   embeddings: { modelDir: string; modelName: string };
+  /**
+   * Whether a daemon prepares search and compiles the OSCAL schemas soon after it starts listening, and a
+   * worker before it takes jobs, so that the first search or export does not pay for them
+   * (`COMPLY_WARM_UP`, default true). A short-lived daemon, as in a test or a CI smoke check, can skip it.
+   */
+  warmUp: boolean;
   /** Port of the separate Prometheus `GET /metrics` listener (on `host`); null: no metrics endpoint. */
   metricsPort: number | null;
   /** Address the metrics listener binds to (`COMPLY_METRICS_HOST`, else `host`). */
@@ -154,6 +160,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     }),
     attestationFreshnessDays: integer(env, 'COMPLY_ATTESTATION_FRESHNESS_DAYS', 90, 1, 36_500),
     jobWaitMs: integer(env, 'COMPLY_JOB_WAIT_MS', 60_000, 100, 3_600_000),
+    warmUp: env.COMPLY_WARM_UP === undefined || env.COMPLY_WARM_UP === '' || flag(env, 'COMPLY_WARM_UP'),
     embeddings: Object.freeze({
       modelDir: path.resolve(env.COMPLY_MODEL_DIR || './models'),
       modelName: env.COMPLY_EMBEDDING_MODEL || 'Xenova/all-MiniLM-L6-v2',

@@ -35,13 +35,22 @@ export async function startDaemon(env: Record<string, string> = {}): Promise<Dae
       COMPLY_DATA_DIR: dataDir,
       COMPLY_ADMIN_KEY: ADMIN_KEY,
       LOG_LEVEL: 'info',
+      // A test's daemon lives for a few requests: it skips the background warm-ups a long-lived one does
+      // (about 3 s of CPU); a test of them turns them back on.
+      COMPLY_WARM_UP: 'false',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const worker = env.REDIS_URL
     ? spawn(COMPLY_BIN, ['worker'], {
-        env: { ...process.env, COMPLY_ADMIN_KEY: ADMIN_KEY, LOG_LEVEL: 'warn', ...env },
+        env: {
+          ...process.env,
+          COMPLY_ADMIN_KEY: ADMIN_KEY,
+          LOG_LEVEL: 'warn',
+          COMPLY_WARM_UP: 'false',
+          ...env,
+        },
         stdio: ['ignore', 'ignore', 'pipe'],
       })
     : undefined;

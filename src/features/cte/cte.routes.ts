@@ -32,6 +32,7 @@ export const cteRoutes: FeatureRoutes = async function cteRoutes(app, { ctx }) {
   // holds the event loop for about a second); apps driven by inject (tests) build on first use.
   let warmUp: NodeJS.Timeout | undefined;
   app.addHook('onListen', async () => {
+    if (!ctx.config.warmUp) return;
     warmUp = setTimeout(() => {
       prepareSearch(ctx).catch((error) => ctx.log.warn({ err: error }, 'could not prepare the CTE search'));
     }, WARM_UP_DELAY_MS);

@@ -78,7 +78,7 @@ export const exportRoutes: FeatureRoutes = async function exportRoutes(app, { ct
   // Exports run in this process when there is no queue: compile the OSCAL schemas soon after the daemon
   // listens, one per tick and not during start-up, so that the first export does not pay for them (a
   // worker compiles them on its first job).
-  if (ctx.jobs.kind === 'in-process') {
+  if (ctx.jobs.kind === 'in-process' && ctx.config.warmUp) {
     app.addHook('onListen', () => {
       setTimeout(() => void warmExportSchemas(), WARM_AFTER_MS).unref();
     });
