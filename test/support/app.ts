@@ -35,7 +35,7 @@ export const POSTGRES_TEMPLATE_ENV = 'COMPLY_TEST_POSTGRES_TEMPLATE';
  */
 export async function createScratchDatabase(
   options: { empty?: boolean } = {},
-): Promise<{ url: string; drop: () => Promise<void> }> {
+): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const name = `comply_test_${randomBytes(6).toString('hex')}`;
   const template = options.empty ? undefined : process.env[POSTGRES_TEMPLATE_ENV];
   const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
@@ -45,6 +45,7 @@ export async function createScratchDatabase(
   const url = new URL(POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;
   return {
+    name,
     url: url.toString(),
     drop: () => dropDatabase(name),
   };

@@ -34,5 +34,5 @@ async function buildPostgresTemplate(): Promise<{ name: string }> {
   const db = await openDatabase({ databaseUrl: scratch.url, dataDir: '' });
   await seedControlLibrary(db.em());
   await db.close();
-  return { name: new URL(scratch.url).pathname.slice(1) };
+  return { name: scratch.name };
 }
