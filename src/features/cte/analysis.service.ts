@@ -6,7 +6,7 @@
  */
 
 import { LruCache } from '../../platform/cache/lru-cache.js';
-import type { Em } from '../../platform/db/database.js';
+import { type Em, perDatabase } from '../../platform/db/database.js';
 import { resourceNotFound } from '../../platform/errors.js';
 import { capStatus } from '../../records/score.js';
 import { ISO_42001 } from '../../shared/vocabulary.js';
@@ -45,7 +45,8 @@ export interface CachedAnalysis extends OrgAnalysis {
 
 /** About 1 MB per org with a large imported catalog; a miss costs one propagation (a few ms). */
 const ORG_CACHE_SIZE = 64;
-const analyses = new LruCache<string, CachedAnalysis>(ORG_CACHE_SIZE);
+/** Each database's orgs' analyses, the most recently used kept. */
+const analysesOf = perDatabase('org-analyses', () => new LruCache<string, CachedAnalysis>(ORG_CACHE_SIZE));
 
 /**
  * Applies the nonconformity rule (`capStatus`) to capped requirements whose status the crosswalk infers; a
@@ -65,6 +66,7 @@ export async function analysisOf(em: Em, orgId: string): Promise<CachedAnalysis>
   const { library, revision }: CurrentLibrary = await currentLibrary(em);
   const state = await loadOrgState(em, orgId);
   const key = `${revision}|${state.fingerprint}`;
+  const analyses = analysesOf(em);
   const cached = analyses.get(orgId);
   if (cached?.key === key) return cached;
   const analysis: CachedAnalysis = {

@@ -8,7 +8,7 @@
  * drop it there and broadcast that they did.
  */
 import type { AppContext } from '../../context.js';
-import type { Em } from '../../platform/db/database.js';
+import { type Em, perDatabase } from '../../platform/db/database.js';
 import { resourceNotFound } from '../../platform/errors.js';
 import { type Ready, whenReady } from '../../platform/ready.js';
 import { digestOf, loadAnalystEdges } from './analyst-edges.store.js';
@@ -38,9 +38,6 @@ const frameworksRevisionOf = (refs: readonly StoredFrameworkRef[]) =>
 const revisionOf = (refs: readonly StoredFrameworkRef[], edgesDigest: string) =>
   `${frameworksRevisionOf(refs)};edges:${edgesDigest}`;
 
-let current: CurrentLibrary | undefined;
-let loading: { revision: string; promise: Promise<CurrentLibrary> } | undefined;
-
 async function loadLibrary(em: Em): Promise<CurrentLibrary> {
   const [stored, added] = await Promise.all([loadStoredFrameworks(em), loadAnalystEdges(em)]);
   const builtin = new Set<string>(BUILTIN_FRAMEWORK_IDS);
@@ -57,19 +54,65 @@ async function loadLibrary(em: Em): Promise<CurrentLibrary> {
   };
 }
 
-/** The revision query on the wire, and the one that goes out when it returns. */
-let running: Promise<string> | undefined;
-let queued: Promise<string> | undefined;
+/** One database's library as last built, the build under way, and its revision queries (`perDatabase`). */
+class LibraryTracker {
+  current: CurrentLibrary | undefined;
+  private loading: { revision: string; promise: Promise<CurrentLibrary> } | undefined;
+  /** The revision query on the wire, and the one that goes out when it returns. */
+  private running: Promise<string> | undefined;
+  private queued: Promise<string> | undefined;
 
-function sendRevisionQuery(em: Em): Promise<string> {
-  const sent = readLibraryRevision(em);
-  running = sent;
-  const settle = () => {
-    if (running === sent) running = undefined;
-  };
-  sent.then(settle, settle);
-  return sent;
+  private sendRevisionQuery(em: Em): Promise<string> {
+    const sent = readLibraryRevision(em);
+    this.running = sent;
+    const settle = () => {
+      if (this.running === sent) this.running = undefined;
+    };
+    sent.then(settle, settle);
+    return sent;
+  }
+
+  /** See `revisionNow`. */
+  revisionNow(em: Em): Promise<string> {
+    if (em.isInTransaction()) return readLibraryRevision(em);
+    if (this.queued) return this.queued;
+    if (!this.running) return this.sendRevisionQuery(em);
+    const next = this.running.then(
+      () => undefined,
+      () => undefined,
+    );
+    const waiting = next.then(() => {
+      this.queued = undefined;
+      return this.sendRevisionQuery(em);
+    });
+    this.queued = waiting;
+    return waiting;
+  }
+
+  /** See `currentLibrary`. */
+  async currentLibrary(em: Em): Promise<CurrentLibrary> {
+    const revision = await this.revisionNow(em);
+    if (this.current?.revision === revision) return this.current;
+    let entry = this.loading;
+    if (entry?.revision !== revision) {
+      const started = { revision, promise: loadLibrary(em) };
+      this.loading = entry = started;
+      started.promise
+        .then((loaded) => {
+          // An older load finishing late must not replace a newer library.
+          if (this.loading === started) this.current = loaded;
+        })
+        .catch(() => {})
+        .finally(() => {
+          if (this.loading === started) this.loading = undefined;
+        });
+    }
+    // Content and revision come from one read, so a library is never paired with another's revision.
+    return entry.promise;
+  }
 }
+
+const trackerOf = perDatabase('cte-library', () => new LibraryTracker());
 
 /**
  * The revision as of a moment after the call: concurrent callers share one query, but only one sent after
@@ -77,51 +120,19 @@ function sendRevisionQuery(em: Em): Promise<string> {
  * older than its own request. Under load this is one query per round trip instead of one per request.
  * A transaction reads its own snapshot.
  */
-export function revisionNow(em: Em): Promise<string> {
-  if (em.isInTransaction()) return readLibraryRevision(em);
-  if (queued) return queued;
-  if (!running) return sendRevisionQuery(em);
-  const next = running.then(
-    () => undefined,
-    () => undefined,
-  );
-  const waiting = next.then(() => {
-    queued = undefined;
-    return sendRevisionQuery(em);
-  });
-  queued = waiting;
-  return waiting;
-}
+export const revisionNow = (em: Em): Promise<string> => trackerOf(em).revisionNow(em);
 
 /** The current library; rebuilt once when the imported frameworks or the added edges changed. */
-export async function currentLibrary(em: Em): Promise<CurrentLibrary> {
-  const revision = await revisionNow(em);
-  if (current?.revision === revision) return current;
-  let entry = loading;
-  if (entry?.revision !== revision) {
-    const started = { revision, promise: loadLibrary(em) };
-    loading = entry = started;
-    started.promise
-      .then((loaded) => {
-        // An older load finishing late must not replace a newer library.
-        if (loading === started) current = loaded;
-      })
-      .catch(() => {})
-      .finally(() => {
-        if (loading === started) loading = undefined;
-      });
-  }
-  // Content and revision come from one read, so a library is never paired with another's revision.
-  return entry.promise;
-}
+export const currentLibrary = (em: Em): Promise<CurrentLibrary> => trackerOf(em).currentLibrary(em);
 
 /**
  * The current library without asking the database, when the revision the org read cache holds is the
  * one built last (see `OrgReadCache.libraryRevision`): for hot read routes. Otherwise as `currentLibrary`.
  */
 export function heldLibrary(ctx: Pick<AppContext, 'readCache'>, em: Em): Ready<CurrentLibrary> {
+  const tracker = trackerOf(em);
   return whenReady(heldRevision(ctx, em), (held) =>
-    current?.revision === held ? current : currentLibrary(em),
+    tracker.current?.revision === held ? tracker.current : tracker.currentLibrary(em),
   );
 }
 

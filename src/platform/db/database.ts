@@ -36,6 +36,25 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * What the process keeps of one database's content between requests and jobs (a library built from its
+ * rows, per-org analyses), reached through any entity manager of that database: `perDatabase(name, create)`
+ * returns the accessor. The value is held by the ORM instance (MikroORM's extension registry, made on first
+ * use), so it lives as long as the database handle, every request and in-process job of that handle shares
+ * it, and two databases in one process (two apps in one test worker) share nothing.
+ */
+export function perDatabase<T>(name: string, create: () => T): (em: Em) => T {
+  const extension = `comply:${name}`;
+  return (em) => {
+    let value = em.config.getExtension<T>(extension);
+    if (value === undefined) {
+      em.config.registerExtension(extension, create);
+      value = em.config.getExtension<T>(extension) as T;
+    }
+    return value;
+  };
+}
+
 /** What `autocommitted` asks of the driver's client: node-postgres' pool, or the PGlite instance. */
 interface NativeClient<R> {
   query(
@@ -88,9 +107,10 @@ export interface OpenDatabaseOptions {
 /**
  * An entity manager that forks only when something is asked of it. Forking builds a unit of work and an
  * identity map (a few microseconds); most reads are served from the caches and would throw it away.
- * Methods come bound to the fork, so they can be passed around like the fork's own.
+ * Methods come bound to the fork, so they can be passed around like the fork's own. Its `config` is the
+ * ORM's, which every fork shares: reading it (for what is kept per database, `perDatabase`) forks nothing.
  */
-function forkOnFirstUse(fork: () => Em): Em {
+function forkOnFirstUse(fork: () => Em, config: Em['config']): Em {
   let forked: Em | undefined;
   let bound: Map<PropertyKey, unknown> | undefined;
   const target = () => {
@@ -99,6 +119,7 @@ function forkOnFirstUse(fork: () => Em): Em {
   };
   return new Proxy({} as Em, {
     get(_, property) {
+      if (property === 'config') return config;
       const em = target();
       const value = Reflect.get(em, property, em);
       if (typeof value !== 'function') return value;
@@ -187,7 +208,7 @@ export async function openDatabase(
           });
         }
         return em;
-      }),
+      }, orm.em.config),
     async close() {
       await orm.close(true);
       release();

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../../context.js';
-import type { Em } from '../../../platform/db/database.js';
+import { type Em, perDatabase } from '../../../platform/db/database.js';
 import { forbidden } from '../../../platform/errors.js';
 import { releaseFreedMemory } from '../../../platform/memory.js';
 import { type Ready, remember, settled, whenReady } from '../../../platform/ready.js';
@@ -156,9 +156,17 @@ const RELEASE_AFTER_BUILD_MS = 1000;
 
 /** Builds kept: the current one and the previous one, which in-flight requests may still use. */
 const KEPT_BUILDS = 2;
-const builds = new Map<string, Promise<ReadySearch>>();
-/** The last finished index handed out and what it was asked with: hot routes ask with the same objects. */
-let lastHandedOut: { current: CurrentLibrary; settings: EmbeddingSettings; ready: ReadySearch } | undefined;
+
+/** One database's search indexes and embedding refreshes (`perDatabase`). */
+class SearchBuilds {
+  readonly builds = new Map<string, Promise<ReadySearch>>();
+  /** The last finished index handed out and what it was asked with: hot routes ask with the same objects. */
+  lastHandedOut: { current: CurrentLibrary; settings: EmbeddingSettings; ready: ReadySearch } | undefined;
+  /** Refreshes run one at a time, so a burst of imports embeds the final library once. */
+  refreshing: Promise<unknown> = Promise.resolve();
+}
+
+const searchBuildsOf = perDatabase('search-builds', () => new SearchBuilds());
 
 /** The search index of this library and model: at once when it is built, else once it is. */
 export function readySearch(
@@ -167,6 +175,8 @@ export function readySearch(
   settings: EmbeddingSettings,
   log: SearchLog,
 ): Ready<ReadySearch> {
+  const state = searchBuildsOf(em);
+  const { builds, lastHandedOut } = state;
   if (lastHandedOut?.current === current && lastHandedOut.settings === settings) return lastHandedOut.ready;
   // The index depends on the frameworks' texts only: an analyst edge changes the revision, not the index.
   const key = `${current.frameworksRevision}\u001f${settings.modelDir}\u001f${settings.modelName}`;
@@ -188,7 +198,7 @@ export function readySearch(
   }
   const ready = settled(build);
   if (ready instanceof Promise) return ready;
-  lastHandedOut = { current, settings, ready };
+  state.lastHandedOut = { current, settings, ready };
   return ready;
 }
 
@@ -346,17 +356,15 @@ export interface EmbeddingsResult {
   stored: boolean;
 }
 
-/** Refreshes in this process run one at a time, so a burst of imports embeds the final library once. */
-let refreshing: Promise<unknown> = Promise.resolve();
-
 /** What the embeddings job does: make sure the database holds the current library's vectors. */
 export function refreshEmbeddings(
   em: Em,
   settings: EmbeddingSettings,
   log: SearchLog,
 ): Promise<EmbeddingsResult> {
-  const run = refreshing.then(() => refreshNow(em, settings, log));
-  refreshing = run.catch(() => {});
+  const state = searchBuildsOf(em);
+  const run = state.refreshing.then(() => refreshNow(em, settings, log));
+  state.refreshing = run.catch(() => {});
   return run;
 }
 
