@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REQUIREMENT_STATUSES } from '../../src/shared/vocabulary.js';
 import { attestation } from '../attestations/helpers.js';
 import { ADMIN_KEY, createTestApp, dbKinds, type TestApp } from '../support/app.js';
 
@@ -111,6 +112,32 @@ describe.each(dbKinds)('malformed input on %s', (kind) => {
     expect(res.statusCode, res.body).toBe(201);
     const stored = await t.request({ method: 'GET', url: `${ORG}/attestations/${body.attestationId}` });
     expect(stored.json().claims).toEqual({ note: `a${NUL}b` });
+  });
+
+  it('names the values a field takes, whether the schema lists them or joins constants', async () => {
+    const status = await expect400(
+      { method: 'PUT', url: `${ORG}/controls/A.2.2/status`, body: { status: 'done', reviewer: 'b' } },
+      'body.status',
+    );
+    expect(status.fields).toEqual([
+      {
+        field: 'body.status',
+        message: `must be one of: ${REQUIREMENT_STATUSES.join(', ')}`,
+        allowed: [...REQUIREMENT_STATUSES],
+      },
+    ]);
+    const res = await t.request({
+      method: 'POST',
+      url: `${ORG}/attestations`,
+      body: attestation({ level: 'L1' }),
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().error).toMatchObject({
+      message: 'body.level must be one of: L0, L2',
+      details: {
+        fields: [{ field: 'body.level', message: 'must be one of: L0, L2', allowed: ['L0', 'L2'] }],
+      },
+    });
   });
 
   it('answers a route that does not exist with 404 whatever its input', async () => {

@@ -52,6 +52,7 @@ describe("the daemon's refusals in words", () => {
     ['must NOT have more than 64 characters', 'must be at most 64 characters long'],
     ["must have required property 'reviewer'", 'is required'],
     ['must be equal to one of the allowed values', 'is not one of the values it takes (see --help)'],
+    ['must be one of: L0, L2', 'must be one of: L0, L2'],
     ['is required for document evidence', 'is required for document evidence'],
   ])('%s → %s', (message, words) => {
     expect(problemText(message)).toBe(words);

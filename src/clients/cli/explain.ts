@@ -115,9 +115,11 @@ export function problemText(message: string, choices?: readonly string[]): strin
   if (match) return patternHint(match[1]);
   match = /^must match format "(.+)"$/.exec(message);
   if (match) return FORMAT_HINTS[match[1]] ?? `is not a valid ${match[1]}`;
-  if (/^must be equal to (one of the allowed values|constant)$/.test(message)) {
-    return choices?.length
-      ? `must be one of: ${choices.join(', ')}`
+  // The daemon names the values (`must be one of: a, b`); the option's own choices are said the same way.
+  if (/^must be equal to (one of the allowed values|constant)$|^must be one of: /.test(message)) {
+    if (choices?.length) return `must be one of: ${choices.join(', ')}`;
+    return message.startsWith('must be one of: ')
+      ? message
       : 'is not one of the values it takes (see --help)';
   }
   match = /^must be (integer|number|string|boolean|array|object)$/.exec(message);

@@ -5,8 +5,16 @@ import { dependencyUnavailable, failedDependency, RETRY_AFTER_SECONDS } from '..
 
 interface ValidationIssue {
   instancePath?: string;
+  keyword?: string;
   message?: string;
   params?: Record<string, unknown>;
+}
+
+interface FieldProblem {
+  field: string;
+  message: string;
+  /** The values the field takes, when it takes only a few. */
+  allowed?: unknown[];
 }
 
 /** Names the offending field of an Ajv issue: `body.title`, `querystring.limit`. */
@@ -17,11 +25,55 @@ function fieldOf(context: string | undefined, issue: ValidationIssue): string {
   return [context ?? 'request', ...segments].join('.');
 }
 
-function validationDetails(error: FastifyError) {
-  const fields = (error.validation ?? []).map((issue) => ({
-    field: fieldOf(error.validationContext, issue as ValidationIssue),
-    message: issue.message ?? 'is invalid',
-  }));
+const oneOf = (allowed: unknown[]): Pick<FieldProblem, 'message' | 'allowed'> => ({
+  message: `must be one of: ${allowed.map(String).join(', ')}`,
+  allowed,
+});
+
+/**
+ * Ajv's issues as fields and problems a person can act on. A field that takes a few values names them: an
+ * `enum` carries them, and a union of constants reports each constant it is not equal to before the union
+ * itself, which are told as one problem.
+ */
+function validationDetails(error: FastifyError): { fields: FieldProblem[] } {
+  const fields: FieldProblem[] = [];
+  let constants: { path: string | undefined; values: unknown[] } | undefined;
+  // Constants not followed by their union (a lone `const`, or a union with other kinds of branch): each alone.
+  const flush = () => {
+    for (const value of constants?.values ?? []) {
+      fields.push({
+        field: fieldOf(error.validationContext, { instancePath: constants?.path }),
+        message: `must be ${JSON.stringify(value)}`,
+      });
+    }
+    constants = undefined;
+  };
+  for (const raw of error.validation ?? []) {
+    const issue = raw as ValidationIssue;
+    const field = fieldOf(error.validationContext, issue);
+    if (issue.keyword === 'const' && issue.params && 'allowedValue' in issue.params) {
+      if (constants === undefined || constants.path !== issue.instancePath) {
+        flush();
+        constants = { path: issue.instancePath, values: [] };
+      }
+      constants.values.push(issue.params.allowedValue);
+    } else if (
+      issue.keyword === 'anyOf' &&
+      constants !== undefined &&
+      constants.path === issue.instancePath
+    ) {
+      fields.push({ field, ...oneOf(constants.values) });
+      constants = undefined;
+    } else {
+      flush();
+      fields.push(
+        issue.keyword === 'enum' && Array.isArray(issue.params?.allowedValues)
+          ? { field, ...oneOf(issue.params.allowedValues) }
+          : { field, message: issue.message ?? 'is invalid' },
+      );
+    }
+  }
+  flush();
   return { fields };
 }
 
