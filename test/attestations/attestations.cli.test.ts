@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AttestationRecord } from '../../src/shared/attestation-content.js';
 import { ADMIN_KEY } from '../support/app.js';
-import { type Daemon, runComply, startDaemon } from '../support/daemon.js';
+import { callApi, type Daemon, runComply, startDaemon } from '../support/daemon.js';
 import { contentHash, merkleTreeHash } from './helpers.js';
 
 // Each command is a process of its own (about 2 s), hence the longer timeout.
@@ -145,6 +145,33 @@ describe('comply sidecars, attest and attestations commands', { timeout: 180_000
     expect(shown.stdout).toMatch(/claims\s+\{"evaluation":"bias","result":"pass","score":0\.97\}/);
     // The sidecar's key may post and nothing else.
     expect((await runComply(['attestations', 'show', 'cli-1'], sidecar)).stderr).toContain('403 FORBIDDEN');
+  });
+
+  it('lists the attestations about one AI system, named by its name when posted', async () => {
+    const { systemId } = await callApi<{ systemId: string }>(
+      daemon.url,
+      ADMIN_KEY,
+      'POST',
+      '/orgs/acme/ai-systems',
+      {
+        name: 'CV screener',
+        owner: 'HR',
+        purpose: 'Ranks applications',
+        riskLevel: 'high',
+      },
+    );
+    const about = ['attest', '--level', 'L0', '--epoch', 'E2', '--control', 'A.6.2.6'];
+    expect((await runComply([...about, '--system', 'cv screener', '--id', 'cli-sys'], sidecar)).code).toBe(0);
+    expect((await runComply([...about, '--id', 'cli-nosys'], sidecar)).code).toBe(0);
+    const listed = await runComply(['attestations', 'list', '--system', systemId, '--json'], admin);
+    expect(listed.code, listed.stderr).toBe(0);
+    const { attestations } = JSON.parse(listed.stdout) as { attestations: AttestationRecord[] };
+    expect(attestations.map((record) => [record.attestationId, record.systemId])).toEqual([
+      ['cli-sys', systemId],
+    ]);
+    expect((await runComply(['attestations', 'list', '--help'], admin)).stdout).toContain(
+      '--system <systemId>',
+    );
   });
 
   it('revokes a sidecar key, after which its signatures are refused', async () => {

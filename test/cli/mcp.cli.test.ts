@@ -96,6 +96,7 @@ describe.each(dbKinds)('comply mcp on %s', { timeout: 120_000 }, (kind) => {
       level: 'L0',
       epochId: 'e-1',
       controlIds: ['A.6.2.6'],
+      systemId: 'Triage',
       timestamp: new Date().toISOString(),
       claims: { drift: 0.01 },
     });
@@ -223,6 +224,11 @@ describe.each(dbKinds)('comply mcp on %s', { timeout: 120_000 }, (kind) => {
     expect(attestations.structuredContent).toMatchObject({
       attestations: [{ level: 'L0', claims: { drift: 0.01 } }],
     });
+    const [{ systemId }] = systems.structuredContent.systems as { systemId: string }[];
+    const about = await tool(reader, 'list_attestations', { systemId });
+    expect(about.structuredContent).toMatchObject({ attestations: [{ systemId, epochId: 'e-1' }] });
+    const aboutNone = await tool(reader, 'list_attestations', { systemId: 'no-such-system' });
+    expect(aboutNone.structuredContent).toMatchObject({ attestations: [] });
     const epoch = await call<{ merkleRoot: string }>('GET', '/orgs/acme/attestations/epochs/e-1');
     expect((await tool(reader, 'get_epoch', { epochId: 'e-1' })).structuredContent).toMatchObject({
       count: 1,

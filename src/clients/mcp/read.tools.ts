@@ -724,11 +724,17 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
     name: 'list_attestations',
     title: 'Attestations from sidecars',
     description:
-      'Attestations posted by sidecars running next to AI systems, newest first: level (L0 unsigned self-report, L2 Ed25519-signed), epoch, AI system, controls it is evidence for, timestamp and claims. Filter by level, epoch or time range; page with nextCursor.',
+      'Attestations posted by sidecars running next to AI systems, newest first: level (L0 unsigned self-report, L2 Ed25519-signed), epoch, AI system, controls it is evidence for, timestamp and claims. Filter by level, epoch, AI system or time range; page with nextCursor.',
     annotations: READ,
     input: {
       level: z.enum(['L0', 'L2']).optional(),
       epochId: z.string().min(1).max(200).optional(),
+      systemId: z
+        .string()
+        .min(1)
+        .max(200)
+        .optional()
+        .describe('Only attestations about this AI system: its systemId, as list_ai_systems gives it'),
       from: z.string().optional().describe('Earliest timestamp, ISO date-time, inclusive'),
       to: z.string().optional().describe('Latest timestamp, ISO date-time, inclusive'),
       limit: z.number().int().min(1).max(200).default(20),

@@ -34,6 +34,10 @@ export function registerAttestationCommands(program: Command, cli: Cli): void {
     .description("a page of --org's attestations, newest first")
     .addOption(new Option('--level <level>', 'only this level').choices(['L0', 'L2']))
     .option('--epoch <epochId>', 'only this epoch')
+    .option(
+      '--system <systemId>',
+      'only those about this AI system (its id, as `comply systems list` shows it)',
+    )
     .option('--from <date>', 'earliest timestamp (YYYY-MM-DD or ISO date-time), inclusive')
     .option('--to <date>', 'latest timestamp (YYYY-MM-DD or ISO date-time), inclusive')
     .option('--limit <n>', 'page size, 1..1000', parseInteger, 50)
@@ -44,6 +48,7 @@ export function registerAttestationCommands(program: Command, cli: Cli): void {
         options: {
           level?: string;
           epoch?: string;
+          system?: string;
           from?: string;
           to?: string;
           limit: number;
@@ -55,6 +60,7 @@ export function registerAttestationCommands(program: Command, cli: Cli): void {
         const page = await cli.client(command).get<AttestationPage>(attestationPath(cli.org(command)), {
           level: options.level,
           epochId: options.epoch,
+          systemId: options.system,
           from: dayBound(options.from, false),
           to: dayBound(options.to, true),
           limit: options.limit,
