@@ -111,7 +111,7 @@ describe('comply CTE commands against a running daemon', { timeout: 120_000 }, (
     expect(conflicts.conflicts.every((c: { kind: string }) => c.kind === 'tension')).toBe(true);
     const bad = await runComply(['conflicts', '--kind', 'feud'], env);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toBe('error: --kind is not one of the values it takes (see --help)\n');
+    expect(bad.stderr).toBe('error: --kind must be one of: contradiction, tension, overlap\n');
 
     const search = await runComply(['search', 'keep logs of AI system events', '--limit', '3'], env);
     expect(search.stdout.split('\n')[0]).toBe('model: builtin-tfidf-svd-v1');
