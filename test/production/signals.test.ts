@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, createScratchDatabase, REDIS_TEST_URL } from '../support/app.js';
 import { COMPLY_BIN } from '../support/daemon.js';
 import { freePort } from '../support/free-port.js';
+import { seedDataDir } from '../support/pglite-template.js';
 import { removePrefix } from '../support/redis-prefix.js';
 
 /** Resolves once `output()` matches `pattern`; rejects if the process exits first. */
@@ -32,7 +33,8 @@ function waitForOutput(child: ReturnType<typeof spawn>, output: () => string, pa
 
 function start(args: string[], env: Record<string, string>) {
   const child = spawn(COMPLY_BIN, args, {
-    env: { ...process.env, LOG_LEVEL: 'info', COMPLY_ADMIN_KEY: ADMIN_KEY, ...env },
+    // Short-lived: no background warm-ups (search, OSCAL schemas), as startDaemon's daemons.
+    env: { ...process.env, LOG_LEVEL: 'info', COMPLY_ADMIN_KEY: ADMIN_KEY, COMPLY_WARM_UP: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -66,6 +68,7 @@ describe('bin/comply under SIGTERM', () => {
     const port = await freePort();
     const dataDir = fs.mkdtempSync(path.join(tmpdir(), 'comply-signal-'));
     cleanup.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    seedDataDir(dataDir);
     const daemon = start(['serve'], { PORT: String(port), COMPLY_DATA_DIR: dataDir });
     cleanup.push(() => {
       if (daemon.child.exitCode === null) daemon.child.kill('SIGKILL');

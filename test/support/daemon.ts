@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -26,8 +26,10 @@ export interface Daemon {
 export async function startDaemon(env: Record<string, string> = {}): Promise<Daemon> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'comply-daemon-'));
-  // A daemon on PostgreSQL has no use for the embedded database; one on PGlite starts from the migrated one.
-  if (!env.DATABASE_URL) seedDataDir(dataDir);
+  // A daemon on PostgreSQL has no use for the embedded database; one on PGlite starts from the migrated one,
+  // in the data directory a test names too unless it already holds a database (a restored backup, a restart).
+  const usedDataDir = env.COMPLY_DATA_DIR ?? dataDir;
+  if (!env.DATABASE_URL && !existsSync(path.join(usedDataDir, 'pglite'))) seedDataDir(usedDataDir);
   const child = spawn(COMPLY_BIN, ['serve'], {
     env: {
       ...process.env,
