@@ -28,6 +28,26 @@ describe('cached org reads stay exact', () => {
   const score = async () =>
     (await t.request({ method: 'GET', url: '/api/v1/orgs/acme/compliance' })).json().score;
 
+  it('sends a kept body as the bytes it was serialized to, text beyond Latin-1 intact', async () => {
+    await t.createOrg('bytes');
+    await t.request({
+      method: 'PUT',
+      url: '/api/v1/orgs/bytes/controls/A.6.1.2/status',
+      body: { status: 'in_progress', reviewer: 'Zoë Ødegård', note: 'Review “ongoing” — 進行中' },
+    });
+    const url = '/api/v1/orgs/bytes/controls';
+    const [miss, hit] = [await t.request({ method: 'GET', url }), await t.request({ method: 'GET', url })];
+    expect(hit.rawPayload.equals(miss.rawPayload)).toBe(true);
+    expect(Number(hit.headers['content-length'])).toBe(hit.rawPayload.length);
+    const record = hit.json().controls.find((c: { controlId: string }) => c.controlId === 'A.6.1.2');
+    expect(record).toMatchObject({ reviewer: 'Zoë Ødegård' });
+    const cache = new OrgReadCache();
+    const compute = async () => ({ value: { note: '進行中' } });
+    const kept = await cache.get('bytes', 'k', compute, JSON.stringify);
+    expect(Buffer.isBuffer(kept) && kept.toString('utf8')).toBe('{"note":"進行中"}');
+    expect(cache.get('bytes', 'k', compute, JSON.stringify)).toBe(kept);
+  });
+
   it('shows a status change on the very next read', async () => {
     expect((await control('A.5.2')).status).toBe('not_started');
     expect(await score()).toBe(0);

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { type SerializedBody, serializedBody } from '../../platform/cache/org-read-cache.js';
 import type { Em } from '../../platform/db/database.js';
 import { invalidField, resourceNotFound } from '../../platform/errors.js';
 import type { Ready } from '../../platform/ready.js';
@@ -118,14 +119,14 @@ export function attestationPageBody(
   orgId: string,
   filter: AttestationFilter,
   serialize: (page: AttestationPage) => string,
-): Ready<string> {
+): Ready<SerializedBody> {
   const em = ctx.db.em();
   const newest =
     filter.cursor === undefined &&
     filter.offset === undefined &&
     filter.from === undefined &&
     filter.to === undefined;
-  if (!newest) return listAttestations(em, orgId, filter).then(serialize);
+  if (!newest) return listAttestations(em, orgId, filter).then((page) => serializedBody(serialize(page)));
   const { level = '', epochId = '', systemId = '', limit = '', includeTotal = '' } = filter;
   // One entry per filter; JSON keeps the values apart whatever a systemId holds.
   return ctx.readCache.get(

@@ -1,5 +1,5 @@
 import type { FeatureRoutes } from '../../context.js';
-import { sendSerialized } from '../../platform/cache/org-read-cache.js';
+import { type SerializedBody, sendSerialized, serializedBody } from '../../platform/cache/org-read-cache.js';
 import { errorResponses, OrgIdParam } from '../../shared/schemas.js';
 import { principalOf, reviewerOf } from '../auth/auth.plugin.js';
 import {
@@ -29,7 +29,7 @@ const LIBRARY_RESPONSES_MAX = 1000;
 /** The control library, the same for every org. */
 export const controlLibraryRoutes: FeatureRoutes = async function controlLibraryRoutes(app, { ctx }) {
   // The library changes only when a release seeds it at start, so its responses are kept serialized.
-  const libraryResponses = new Map<string, string>();
+  const libraryResponses = new Map<string, SerializedBody>();
   app.get(
     '/controls',
     {
@@ -47,7 +47,7 @@ export const controlLibraryRoutes: FeatureRoutes = async function controlLibrary
       let body = libraryResponses.get(key);
       if (body === undefined) {
         const controls = await listControls(ctx.db.em(), request.query);
-        body = reply.serialize({ controls, total: controls.length }) as string;
+        body = serializedBody(reply.serialize({ controls, total: controls.length }) as string);
         if (libraryResponses.size < LIBRARY_RESPONSES_MAX) libraryResponses.set(key, body);
       }
       return sendSerialized(reply, body);

@@ -8,8 +8,18 @@ export const ORG_INVALIDATION_CHANNEL = 'comply:org-invalidate';
 const LIBRARY_CHANNEL = 'comply:library-invalidate';
 const MAX_ENTRIES_PER_ORG = 256;
 
+/**
+ * A response body as the route's serializer wrote it, kept as its UTF-8 bytes: a kept string would be encoded
+ * again for every response that sends it, which for a body of a few kB costs more than everything else the
+ * request does (a body with any character beyond Latin-1 is held by V8 as UTF-16, and encoding it dominates).
+ */
+export type SerializedBody = Buffer;
+
+/** The bytes of what a route's serializer wrote, to keep and send as they are. */
+export const serializedBody = (json: string): SerializedBody => Buffer.from(json, 'utf8');
+
 interface Entry {
-  body: string;
+  body: SerializedBody;
   /** Epoch ms after which the entry is stale by itself (evidence expiring), or Infinity. */
   validUntil: number;
 }
@@ -71,7 +81,7 @@ export class OrgReadCache {
     key: string,
     compute: () => Promise<Computed<T>>,
     serialize: (value: T) => string,
-  ): Ready<string> {
+  ): Ready<SerializedBody> {
     const usable = this.usable();
     const hit = usable ? this.entries.get(orgId)?.get(key) : undefined;
     const fresh = hit !== undefined && hit.validUntil > Date.now();
@@ -86,11 +96,11 @@ export class OrgReadCache {
     usable: boolean,
     compute: () => Promise<Computed<T>>,
     serialize: (value: T) => string,
-  ): Promise<string> {
+  ): Promise<SerializedBody> {
     const generation = this.generations.get(orgId) ?? 0;
     const epoch = this.epoch;
     const { value, validUntil = Number.POSITIVE_INFINITY } = await compute();
-    const body = serialize(value);
+    const body = serializedBody(serialize(value));
     if (
       usable &&
       this.usable() &&
@@ -172,10 +182,10 @@ export class OrgReadCache {
 }
 
 /**
- * Sends a body serialized earlier by the route's own response serializer (a string goes out as it is). When
+ * Sends a body serialized earlier by the route's own response serializer, as the bytes it was kept as. When
  * the body is there (a cache hit) it goes out at once and the handler, returning nothing, makes no promise.
  */
-export function sendSerialized(reply: FastifyReply, body: Ready<string>): Ready<void> {
-  if (body instanceof Promise) return body.then((text) => sendSerialized(reply, text));
+export function sendSerialized(reply: FastifyReply, body: Ready<SerializedBody>): Ready<void> {
+  if (body instanceof Promise) return body.then((bytes) => sendSerialized(reply, bytes));
   reply.type('application/json; charset=utf-8').send(body);
 }

@@ -1,4 +1,5 @@
 import { LruCache } from '../../../platform/cache/lru-cache.js';
+import type { SerializedBody } from '../../../platform/cache/org-read-cache.js';
 
 /** Answers kept per search index, the oldest question's first out (a full answer is about 15 kB). */
 export const ANSWERS_PER_INDEX = 512;
@@ -10,18 +11,18 @@ export const ANSWERS_PER_INDEX = 512;
  * first).
  */
 export class KeptAnswers {
-  private readonly byQuery: LruCache<string, Map<number, string>>;
+  private readonly byQuery: LruCache<string, Map<number, SerializedBody>>;
 
   constructor(capacity = ANSWERS_PER_INDEX) {
     this.byQuery = new LruCache(capacity, (byLimit) => byLimit.size);
   }
 
-  get(query: string, limit: number): string | undefined {
+  get(query: string, limit: number): SerializedBody | undefined {
     return this.byQuery.peek(query)?.get(limit);
   }
 
-  set(query: string, limit: number, body: string): void {
-    const byLimit = this.byQuery.peek(query) ?? new Map<number, string>();
+  set(query: string, limit: number, body: SerializedBody): void {
+    const byLimit = this.byQuery.peek(query) ?? new Map<number, SerializedBody>();
     byLimit.set(limit, body);
     this.byQuery.set(query, byLimit);
   }

@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../../context.js';
+import { type SerializedBody, serializedBody } from '../../../platform/cache/org-read-cache.js';
 import { type Em, perDatabase } from '../../../platform/db/database.js';
 import { forbidden } from '../../../platform/errors.js';
 import { releaseFreedMemory } from '../../../platform/memory.js';
@@ -251,7 +252,7 @@ export function searchAnswer(
   ctx: SearchContext,
   { query, limit, frameworkId }: SearchQuestion,
   serialize: (response: SearchResponse) => string,
-): Ready<string> {
+): Ready<SerializedBody> {
   const em = ctx.db.em();
   return whenReady(searchedLibrary(ctx, em, frameworkId), (current) =>
     whenReady(readySearch(em, current, ctx.config.embeddings, ctx.log), ({ search, answers }) => {
@@ -261,7 +262,7 @@ export function searchAnswer(
       const kept = answers.get(key, limit);
       if (kept !== undefined) return kept;
       return search.search(query, limit, frameworkId).then((response) => {
-        const body = serialize(response);
+        const body = serializedBody(serialize(response));
         answers.set(key, limit, body);
         return body;
       });
