@@ -196,26 +196,30 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ),
   });
 
-  const readCache = new OrgReadCache(options.redis ?? null);
+  const readCache = new OrgReadCache(options.redis ?? null, config.queuePrefix);
   readCache.start();
   app.addHook('onClose', () => readCache.close());
-  const revocations = new RevocationBus(options.redis ?? null, {
-    evict: (revocation) => {
-      if (revocation.kind === 'api-key') caches.apiKeys.evict(revocation.keyId);
-      else if (revocation.kind === 'user') caches.sessions.evictUser(revocation.userId);
-      else caches.sidecarKeys.evict(revocation.orgId, revocation.keyId);
+  const revocations = new RevocationBus(
+    options.redis ?? null,
+    {
+      evict: (revocation) => {
+        if (revocation.kind === 'api-key') caches.apiKeys.evict(revocation.keyId);
+        else if (revocation.kind === 'user') caches.sessions.evictUser(revocation.userId);
+        else caches.sidecarKeys.evict(revocation.orgId, revocation.keyId);
+      },
+      clear: () => {
+        caches.apiKeys.clear();
+        caches.sessions.clear();
+        caches.sidecarKeys.clear();
+      },
     },
-    clear: () => {
-      caches.apiKeys.clear();
-      caches.sessions.clear();
-      caches.sidecarKeys.clear();
-    },
-  });
+    config.queuePrefix,
+  );
   revocations.start();
   // Operators' tooling and tests watch revocations arrive (the `revocation` event).
   app.decorate('revocations', revocations);
   app.addHook('onClose', async () => revocations.close());
-  const aiSystems = new AiSystemDirectory(db, options.redis ?? null);
+  const aiSystems = new AiSystemDirectory(db, options.redis ?? null, config.queuePrefix);
   aiSystems.start();
   app.addHook('onClose', async () => aiSystems.close());
   const signIns = new SignInThrottle(config.signInFailures);

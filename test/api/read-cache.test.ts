@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { listOrgControls } from '../../src/features/controls/controls.service.js';
 import { createOrg } from '../../src/features/orgs/orgs.service.js';
-import { ORG_INVALIDATION_CHANNEL, OrgReadCache } from '../../src/platform/cache/org-read-cache.js';
+import { OrgReadCache, orgInvalidationChannel } from '../../src/platform/cache/org-read-cache.js';
 import { InProcessJobRunner } from '../../src/platform/jobs/in-process.runner.js';
 import { ADMIN_KEY, createTestApp, openTestDatabase, REDIS_TEST_URL, type TestApp } from '../support/app.js';
 import { oscalCatalog } from '../support/oscal-catalog.js';
@@ -167,7 +167,7 @@ describe('org invalidation broadcasts', () => {
       listener.on('message', (_channel, orgId: string) => {
         if (orgId.startsWith(org)) heard.push(orgId);
       });
-      await listener.subscribe(ORG_INVALIDATION_CHANNEL);
+      await listener.subscribe(orgInvalidationChannel('comply'));
       const cache = new OrgReadCache(publisher);
       // An ingest batch answers its writes together: a hundred to one org, one to another.
       for (let write = 0; write < 100; write += 1) cache.invalidate(org);
@@ -182,6 +182,53 @@ describe('org invalidation broadcasts', () => {
     } finally {
       listener.disconnect();
       await publisher.quit();
+    }
+  });
+});
+
+describe('org invalidations between deployments sharing one Redis', () => {
+  it('reach the instances under the same prefix (COMPLY_QUEUE_PREFIX) only', async () => {
+    const prefix = `test-channels-${randomBytes(4).toString('hex')}`;
+    const redis = new Redis(REDIS_TEST_URL);
+    const writer = new OrgReadCache(redis, prefix);
+    const sameDeployment = new OrgReadCache(redis, prefix);
+    const otherDeployment = new OrgReadCache(redis, `${prefix}-other`);
+    const computed = { same: 0, other: 0 };
+    const read = (cache: OrgReadCache, which: keyof typeof computed) =>
+      cache.get(
+        'acme',
+        'score',
+        async () => {
+          computed[which] += 1;
+          return { value: computed[which] };
+        },
+        (value) => String(value),
+      );
+    try {
+      sameDeployment.start();
+      otherDeployment.start();
+      // Each keeps what it reads once it listens for invalidations.
+      await vi.waitFor(
+        async () => {
+          await read(sameDeployment, 'same');
+          await read(otherDeployment, 'other');
+          expect(read(sameDeployment, 'same')).not.toBeInstanceOf(Promise);
+          expect(read(otherDeployment, 'other')).not.toBeInstanceOf(Promise);
+        },
+        { timeout: 5000, interval: 20 },
+      );
+      const before = { ...computed };
+      writer.invalidate('acme');
+      await vi.waitFor(() => expect(read(sameDeployment, 'same')).toBeInstanceOf(Promise), {
+        timeout: 5000,
+        interval: 10,
+      });
+      expect(computed.same).toBe(before.same + 1);
+      expect(read(otherDeployment, 'other')).not.toBeInstanceOf(Promise);
+      expect(computed.other).toBe(before.other);
+    } finally {
+      await Promise.all([sameDeployment.close(), otherDeployment.close(), writer.close()]);
+      await redis.quit();
     }
   });
 });

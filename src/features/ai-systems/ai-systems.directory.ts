@@ -1,13 +1,11 @@
 import type { Redis } from 'ioredis';
-import { listenForInvalidations } from '../../platform/cache/invalidation-channel.js';
+import { channelName, listenForInvalidations } from '../../platform/cache/invalidation-channel.js';
 import { LruCache } from '../../platform/cache/lru-cache.js';
 import type { Database } from '../../platform/db/database.js';
 import { reportCache } from '../../platform/metrics/events.js';
 import { type Ready, remember, settled } from '../../platform/ready.js';
 import { selectAiSystemNames } from './ai-systems.store.js';
 
-/** Where an instance announces that an org's AI systems changed (the message is the org id). */
-const CHANNEL = 'comply:ai-systems-changed';
 /** Bounds how long a change another instance made can go unseen while Redis is away. */
 const TTL_MS = 10_000;
 const MAX_ORGS = 10_000;
@@ -36,15 +34,21 @@ export class AiSystemDirectory {
   private readonly entries = new LruCache<string, Entry>(MAX_ORGS);
   private readonly generations = new Map<string, number>();
   private subscriber: Redis | null = null;
+  /** Where an instance announces that an org's AI systems changed (the message is the org id). */
+  private readonly channel: string;
 
+  /** `prefix`: the deployment's (COMPLY_QUEUE_PREFIX), which its channel lies under. */
   constructor(
     private readonly db: Database,
     private readonly redis: Redis | null = null,
-  ) {}
+    prefix = 'comply',
+  ) {
+    this.channel = channelName(prefix, 'ai-systems-changed');
+  }
 
   start(): void {
     if (!this.redis) return;
-    this.subscriber = listenForInvalidations(this.redis, CHANNEL, {
+    this.subscriber = listenForInvalidations(this.redis, this.channel, {
       onMessage: (orgId) => this.drop(orgId),
       onReconnect: () => this.clear(),
     }).subscriber;
@@ -73,7 +77,7 @@ export class AiSystemDirectory {
   changed(orgId: string): void {
     this.drop(orgId);
     // Best effort: the change is committed; an instance that misses this falls back to the TTL.
-    this.redis?.publish(CHANNEL, orgId).catch(() => {});
+    this.redis?.publish(this.channel, orgId).catch(() => {});
   }
 
   close(): void {

@@ -2,10 +2,11 @@ import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import { reportCache } from '../metrics/events.js';
 import { type Ready, remember, settled } from '../ready.js';
+import { channelName } from './invalidation-channel.js';
 
-/** Where an instance announces that an org was written (the message is the org id). */
-export const ORG_INVALIDATION_CHANNEL = 'comply:org-invalidate';
-const LIBRARY_CHANNEL = 'comply:library-invalidate';
+/** Where an instance announces that an org was written (the message is the org id), under its prefix. */
+export const orgInvalidationChannel = (prefix: string) => channelName(prefix, 'org-invalidate');
+const libraryChannel = (prefix: string) => channelName(prefix, 'library-invalidate');
 const MAX_ENTRIES_PER_ORG = 256;
 
 /**
@@ -52,7 +53,17 @@ export class OrgReadCache {
   /** Orgs written since the last broadcast went out. */
   private readonly unannounced = new Set<string>();
 
-  constructor(private readonly redis: Redis | null = null) {}
+  private readonly orgChannel: string;
+  private readonly libraryChannel: string;
+
+  /** `prefix`: the deployment's (COMPLY_QUEUE_PREFIX), which its channels lie under. */
+  constructor(
+    private readonly redis: Redis | null = null,
+    prefix = 'comply',
+  ) {
+    this.orgChannel = orgInvalidationChannel(prefix);
+    this.libraryChannel = libraryChannel(prefix);
+  }
 
   /** Subscribes to other instances' invalidations in the background; Redis being down delays nothing. */
   start(): void {
@@ -64,11 +75,11 @@ export class OrgReadCache {
     });
     this.subscriber = subscriber;
     subscriber.on('message', (channel, orgId: string) =>
-      channel === LIBRARY_CHANNEL ? this.forgetLibrary() : this.drop(orgId),
+      channel === this.libraryChannel ? this.forgetLibrary() : this.drop(orgId),
     );
     subscriber.on('error', () => {});
     subscriber.on('ready', () => this.clear());
-    subscriber.subscribe(ORG_INVALIDATION_CHANNEL, LIBRARY_CHANNEL).catch(() => {});
+    subscriber.subscribe(this.orgChannel, this.libraryChannel).catch(() => {});
   }
 
   private usable(): boolean {
@@ -157,7 +168,7 @@ export class OrgReadCache {
   /** After an import or an edge change has committed. */
   libraryChanged(): void {
     this.forgetLibrary();
-    this.redis?.publish(LIBRARY_CHANNEL, '').catch(() => {});
+    this.redis?.publish(this.libraryChannel, '').catch(() => {});
   }
 
   /** After a write to the org has committed: drops its entries here at once, and tells the others. */
@@ -171,7 +182,7 @@ export class OrgReadCache {
   private announce(): void {
     for (const orgId of this.unannounced) {
       // Best effort: a lost broadcast must not fail the write that already committed.
-      this.redis?.publish(ORG_INVALIDATION_CHANNEL, orgId).catch(() => {});
+      this.redis?.publish(this.orgChannel, orgId).catch(() => {});
     }
     this.unannounced.clear();
   }

@@ -1,8 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
-import { listenForInvalidations } from './invalidation-channel.js';
-
-const CHANNEL = 'comply:revoked';
+import { channelName, listenForInvalidations } from './invalidation-channel.js';
 
 export type Revocation =
   | { kind: 'api-key'; keyId: string }
@@ -29,17 +27,21 @@ export interface RevocationTargets {
 export class RevocationBus extends EventEmitter {
   private subscriber: Redis | null = null;
   private subscribed: Promise<void> = Promise.resolve();
+  private readonly channel: string;
 
+  /** `prefix`: the deployment's (COMPLY_QUEUE_PREFIX), which its channel lies under. */
   constructor(
     private readonly redis: Redis | null,
     private readonly targets: RevocationTargets,
+    prefix = 'comply',
   ) {
     super();
+    this.channel = channelName(prefix, 'revoked');
   }
 
   start(): void {
     if (!this.redis) return;
-    const { subscriber, subscribed } = listenForInvalidations(this.redis, CHANNEL, {
+    const { subscriber, subscribed } = listenForInvalidations(this.redis, this.channel, {
       onMessage: (message) => {
         const revocation = parse(message);
         if (revocation) this.apply(revocation);
@@ -59,7 +61,7 @@ export class RevocationBus extends EventEmitter {
   async revoked(revocation: Revocation): Promise<void> {
     this.apply(revocation);
     // Best effort: the revocation is committed; an instance that misses this falls back to its cache bound.
-    await this.redis?.publish(CHANNEL, JSON.stringify(revocation)).catch(() => {});
+    await this.redis?.publish(this.channel, JSON.stringify(revocation)).catch(() => {});
   }
 
   private apply(revocation: Revocation): void {
