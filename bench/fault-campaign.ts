@@ -39,6 +39,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { buildAttestation, signAttestation } from '../src/clients/sidecar/client.js';
 import { loadConfig } from '../src/platform/config.js';
+import { callApi } from '../test/support/daemon.js';
 import { freePort } from '../test/support/free-port.js';
 import { keysUnder, queuesAmong, removePrefix } from '../test/support/redis-prefix.js';
 
@@ -253,25 +254,6 @@ const tail = (lines: LogLine[]) =>
     .map((line) => line.text)
     .join('\n');
 
-async function api<T = Record<string, string>>(
-  base: string,
-  method: string,
-  route: string,
-  body?: unknown,
-  key = ADMIN_KEY,
-): Promise<T> {
-  const res = await fetch(`${base}/api/v1${route}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
-  return (res.status === 204 ? {} : await res.json()) as T;
-}
-
 interface ErrorEnvelope {
   error?: { code?: string; message?: string; details?: Record<string, unknown> };
 }
@@ -469,10 +451,12 @@ async function postgresOutage(options: { outageMs: number; connections: number }
   });
   prefixDaemons.push(daemon);
   const org = 'fc-outage';
-  await api(daemon.url, 'POST', '/orgs', { orgId: org, name: 'Fault campaign' });
-  const { key } = await api(daemon.url, 'POST', `/orgs/${org}/keys`, { scopes: ['attest'] });
+  await callApi(daemon.url, ADMIN_KEY, 'POST', '/orgs', { orgId: org, name: 'Fault campaign' });
+  const { key } = await callApi<{ key: string }>(daemon.url, ADMIN_KEY, 'POST', `/orgs/${org}/keys`, {
+    scopes: ['attest'],
+  });
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-  await api(daemon.url, 'POST', `/orgs/${org}/sidecar-keys`, {
+  await callApi(daemon.url, ADMIN_KEY, 'POST', `/orgs/${org}/sidecar-keys`, {
     keyId: 'fc-sidecar',
     publicKey: publicKey.export({ format: 'pem', type: 'spki' }),
   });
@@ -859,8 +843,14 @@ async function revocationAcrossDaemons(): Promise<Outcome> {
   const b = await startDaemon({ ...env, COMPLY_DATA_DIR: tempDir('revoke-b') });
   prefixDaemons.push(a, b);
   const org = 'fc-revoke';
-  await api(a.url, 'POST', '/orgs', { orgId: org, name: 'Revoke' });
-  const created = await api(a.url, 'POST', `/orgs/${org}/keys`, { scopes: ['read'] });
+  await callApi(a.url, ADMIN_KEY, 'POST', '/orgs', { orgId: org, name: 'Revoke' });
+  const created = await callApi<{ key: string; keyId: string }>(
+    a.url,
+    ADMIN_KEY,
+    'POST',
+    `/orgs/${org}/keys`,
+    { scopes: ['read'] },
+  );
   const read = () =>
     fetch(`${b.url}/api/v1/orgs/${org}/ai-systems`, {
       headers: { authorization: `Bearer ${created.key}` },
@@ -1002,7 +992,7 @@ async function lockRace(rounds: number): Promise<Outcome> {
   }
   // Every write a winner acknowledged before it was killed is in the database the next daemon opens.
   const last = await startDaemon({ COMPLY_DATA_DIR: dataDir });
-  const { orgs } = await api<{ orgs: { orgId: string }[] }>(last.url, 'GET', '/orgs');
+  const { orgs } = await callApi<{ orgs: { orgId: string }[] }>(last.url, ADMIN_KEY, 'GET', '/orgs');
   await last.stop();
   const found = orgs.filter((org) => org.orgId.startsWith('fc-lock-')).length;
   refusalMs.sort((x, y) => x - y);
@@ -1048,7 +1038,7 @@ async function snapshotRace(rounds: number, requests: number): Promise<Outcome> 
   const databaseUrl = await scratchDatabase('snapshot');
   const daemon = await startDaemon({ COMPLY_DATA_DIR: tempDir('snapshot'), DATABASE_URL: databaseUrl });
   const org = 'fc-snapshot';
-  await api(daemon.url, 'POST', '/orgs', { orgId: org, name: 'Snapshots' });
+  await callApi(daemon.url, ADMIN_KEY, 'POST', '/orgs', { orgId: org, name: 'Snapshots' });
   const logStart = daemon.lines.length;
   const statuses: Record<string, number> = {};
   let roundsOne201 = 0;
@@ -1171,8 +1161,14 @@ async function badKeyFlood(total: number, concurrency: number): Promise<Outcome>
   };
   const setup = await startDaemon(env);
   const org = 'fc-flood';
-  await api(setup.url, 'POST', '/orgs', { orgId: org, name: 'Flood' });
-  const { key: validKey } = await api(setup.url, 'POST', `/orgs/${org}/keys`, { scopes: ['read'] });
+  await callApi(setup.url, ADMIN_KEY, 'POST', '/orgs', { orgId: org, name: 'Flood' });
+  const { key: validKey } = await callApi<{ key: string }>(
+    setup.url,
+    ADMIN_KEY,
+    'POST',
+    `/orgs/${org}/keys`,
+    { scopes: ['read'] },
+  );
   await setup.stop();
   // Counted from a daemon that has made no lookup yet.
   const scansBefore = await apiKeyScans(databaseUrl);
