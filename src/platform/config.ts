@@ -110,9 +110,11 @@ function oidc(env: Env): Config['oidc'] {
   });
 }
 
-function flag(env: Env, name: string): boolean {
+/** A true/false setting; `fallback` when it is unset or empty. */
+function flag(env: Env, name: string, fallback = false): boolean {
   const raw = env[name];
-  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'false' || raw === '0') return false;
   if (raw === 'true' || raw === '1') return true;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
@@ -160,7 +162,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     }),
     attestationFreshnessDays: integer(env, 'COMPLY_ATTESTATION_FRESHNESS_DAYS', 90, 1, 36_500),
     jobWaitMs: integer(env, 'COMPLY_JOB_WAIT_MS', 60_000, 100, 3_600_000),
-    warmUp: env.COMPLY_WARM_UP === undefined || env.COMPLY_WARM_UP === '' || flag(env, 'COMPLY_WARM_UP'),
+    warmUp: flag(env, 'COMPLY_WARM_UP', true),
     embeddings: Object.freeze({
       modelDir: path.resolve(env.COMPLY_MODEL_DIR || './models'),
       modelName: env.COMPLY_EMBEDDING_MODEL || 'Xenova/all-MiniLM-L6-v2',
